@@ -1,0 +1,39 @@
+# One command per job; each sets itself up (a .venv with the package built in place).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+GAME   ?= casino-omaha
+PAYTABLE ?= data/paytables/antewin.csv
+
+.PHONY: setup build report test test-fast bench notebooks lint clean
+
+setup: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# build dependencies first, then the package in place without build isolation, so a change
+# to ext/ only recompiles the extensions
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
+	$(BIN)/python -m pip install --quiet "setuptools>=68" wheel "cython>=3.0" "numpy>=2.0"
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[test,bench]'
+	touch $@
+
+build: setup
+
+report: setup
+	$(BIN)/casino-omaha report --game $(GAME) --paytable $(PAYTABLE)
+
+test: setup
+	$(BIN)/python -m pytest
+
+test-fast: setup
+	$(BIN)/python -m pytest -m "not slow"
+
+bench: setup
+	$(BIN)/python -m bench.run
+
+clean:
+	rm -rf build *.egg-info ext/*.c ext/*.html analysis/*.so .pytest_cache

@@ -1,0 +1,116 @@
+# cython: language_level=3
+"""Inline nogil helpers shared by the compiled modules: card fields, rank-multiset
+indices and table-driven hand strength (tables from ``analysis.tables``)."""
+
+from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t
+
+
+cdef extern from *:
+    """
+    static inline int poker_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    /* binomial(r + i, i + 1): weight of rank r at position i of a sorted rank multiset */
+    static const unsigned int POKER_MS_WEIGHT[7][13] = {
+        {0,1,2,3,4,5,6,7,8,9,10,11,12},
+        {0,1,3,6,10,15,21,28,36,45,55,66,78},
+        {0,1,4,10,20,35,56,84,120,165,220,286,364},
+        {0,1,5,15,35,70,126,210,330,495,715,1001,1365},
+        {0,1,6,21,56,126,252,462,792,1287,2002,3003,4368},
+        {0,1,7,28,84,210,462,924,1716,3003,5005,8008,12376},
+        {0,1,8,36,120,330,792,1716,3432,6435,11440,19448,31824},
+    };
+    """
+    int popcount64 "poker_popcount64"(unsigned long long x) nogil
+    const unsigned int MS_WEIGHT "POKER_MS_WEIGHT"[7][13]
+
+
+cdef inline int rank_of(int c) noexcept nogil:
+    return c >> 2
+
+
+cdef inline int suit_of(int c) noexcept nogil:
+    return c & 3
+
+
+cdef inline int pair_index(int lo, int hi) noexcept nogil:
+    """Multiset index of the rank pair lo <= hi (0..90)."""
+    return lo + MS_WEIGHT[1][hi]
+
+
+cdef inline int sorted_index(int* r, int n) noexcept nogil:
+    """Sort n ranks in place (insertion sort) and return their multiset index."""
+    cdef int i, j, x, idx = 0
+    for i in range(1, n):
+        x = r[i]
+        j = i - 1
+        while j >= 0 and r[j] > x:
+            r[j + 1] = r[j]
+            j -= 1
+        r[j + 1] = x
+    for i in range(n):
+        idx += MS_WEIGHT[i][r[i]]
+    return idx
+
+
+cdef inline uint16_t best_of_n(const int8_t* cards, int n, const uint16_t* rank_table,
+                               const uint16_t* flush) noexcept nogil:
+    """Best 5-card strength among n (5..7) cards; rank_table is rank5/rank6/rank7."""
+    cdef int r[7]
+    cdef int masks[4]
+    cdef int counts[4]
+    cdef int i, c, s
+    cdef uint16_t best, f
+    masks[0] = masks[1] = masks[2] = masks[3] = 0
+    counts[0] = counts[1] = counts[2] = counts[3] = 0
+    for i in range(n):
+        c = cards[i]
+        r[i] = c >> 2
+        masks[c & 3] |= 1 << (c >> 2)
+        counts[c & 3] += 1
+    best = rank_table[sorted_index(r, n)]
+    for s in range(4):
+        if counts[s] >= 5:
+            f = flush[masks[s]]
+            if f > best:
+                best = f
+    return best
+
+
+cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, int nb,
+                                const uint16_t* omaha_pair, const uint16_t* flush) noexcept nogil:
+    """Best hand of exactly 2 of the k hole cards and exactly 3 of the nb board cards."""
+    cdef int tri[10]
+    cdef int tri_suited_mask[10]
+    cdef int ntri = 0, a, b, c, i, j, t, s, pidx, lo, hi, pm
+    cdef bint suited
+    cdef int r3[3]
+    cdef uint16_t best = 0, v
+    for a in range(nb):
+        for b in range(a + 1, nb):
+            for c in range(b + 1, nb):
+                r3[0] = board[a] >> 2
+                r3[1] = board[b] >> 2
+                r3[2] = board[c] >> 2
+                tri[ntri] = sorted_index(r3, 3) * 91
+                s = board[a] & 3
+                if (board[b] & 3) == s and (board[c] & 3) == s:
+                    tri_suited_mask[ntri] = (s << 16) | (1 << (board[a] >> 2)) | (1 << (board[b] >> 2)) | (1 << (board[c] >> 2))
+                else:
+                    tri_suited_mask[ntri] = -1
+                ntri += 1
+    for i in range(k):
+        for j in range(i + 1, k):
+            lo = hole[i] >> 2
+            hi = hole[j] >> 2
+            if lo > hi:
+                lo, hi = hi, lo
+            pidx = pair_index(lo, hi)
+            suited = (hole[i] & 3) == (hole[j] & 3)
+            pm = (1 << (hole[i] >> 2)) | (1 << (hole[j] >> 2))
+            for t in range(ntri):
+                v = omaha_pair[tri[t] + pidx]
+                if suited and tri_suited_mask[t] >= 0 and (tri_suited_mask[t] >> 16) == (hole[i] & 3):
+                    if flush[(tri_suited_mask[t] & 0x1FFF) | pm] > v:
+                        v = flush[(tri_suited_mask[t] & 0x1FFF) | pm]
+                if v > best:
+                    best = v
+    return best
