@@ -1,0 +1,155 @@
+"""Exact enumeration: for every decision state, counts of all its completions.
+
+A decision state is the player's hole cards and the flop. Its completions are every
+turn/river pair and then every dealer holding from the cards left. The counts are kept
+per (player final category x dealer result), the 40 columns of :data:`COLUMNS`; the
+pay table never enters here. States are enumerated one per suit-symmetry orbit, with a
+``weight`` = the number of real states the row stands for.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _enumerator
+from .rules import Rules
+from .symmetry import FlopClass, colex_codes, flop_classes, flop_holdings, turn_river_orbits
+from .tables import CATEGORIES, tables
+
+#: Dealer results, in the kernel's order.
+RESULTS = ("noqual", "win", "tie", "loss")
+#: Count columns, in the kernel's order (category-major).
+COLUMNS = tuple(f"{result}_{category}" for category in CATEGORIES for result in RESULTS)
+
+
+@dataclass
+class StateCounts:
+    """Counts of a set of canonical states (one row each)."""
+
+    flop: np.ndarray  # rows x 3 card ints (canonical flop)
+    hole: np.ndarray  # rows x k card ints (canonical hole cards)
+    weight: np.ndarray  # real states per row (int64)
+    counts: np.ndarray  # rows x 40 (uint32), columns COLUMNS
+
+    def __len__(self) -> int:
+        return len(self.weight)
+
+    @property
+    def keys(self) -> np.ndarray:
+        """Sort key of each row: (flop code, hole code) packed in an int64."""
+        return state_keys(colex_codes(self.flop), colex_codes(self.hole))
+
+    @staticmethod
+    def concat(parts: list[StateCounts]) -> StateCounts:
+        return StateCounts(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("flop", "hole", "weight", "counts")))
+
+
+def state_keys(flop_code, hole_code) -> np.ndarray:
+    return np.asarray(flop_code, dtype=np.int64) * (1 << 20) + np.asarray(hole_code, dtype=np.int64)
+
+
+def default_threads() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def plan(rules: Rules) -> list[FlopClass]:
+    """The flop classes of the game's deck, in code order (the shard units)."""
+    return flop_classes(rules.deck, rules.suits)
+
+
+@dataclass
+class Prepared:
+    """Kernel inputs for some flop classes (built in Python, run in the kernel)."""
+
+    rules: Rules
+    flop_cards: np.ndarray
+    holdings: np.ndarray
+    hold_offsets: np.ndarray
+    weights: np.ndarray
+    tr_pairs: np.ndarray
+    tr_new_orbit: np.ndarray
+    tr_offsets: np.ndarray
+
+
+def prepare(rules: Rules, flops: list[FlopClass]) -> Prepared:
+    """Canonical holdings and turn/river orbits of each flop class, as kernel arrays."""
+    k = rules.hole_cards
+    holds, weights, trs, news = [], [], [], []
+    for fc in flops:
+        h, sizes = flop_holdings(fc, rules.deck, k)
+        tr, new = turn_river_orbits(fc, rules.deck)
+        holds.append(h)
+        weights.append(sizes * fc.multiplicity)
+        trs.append(tr)
+        news.append(new)
+    return Prepared(
+        rules=rules,
+        flop_cards=np.array([fc.cards for fc in flops], dtype=np.int8).reshape(-1, 3),
+        holdings=np.ascontiguousarray(np.concatenate(holds), dtype=np.int8),
+        hold_offsets=np.concatenate([[0], np.cumsum([len(h) for h in holds])]).astype(np.int64),
+        weights=np.concatenate(weights),
+        tr_pairs=np.ascontiguousarray(np.concatenate(trs), dtype=np.int8),
+        tr_new_orbit=np.concatenate(news).astype(np.uint8),
+        tr_offsets=np.concatenate([[0], np.cumsum([len(t) for t in trs])]).astype(np.int64),
+    )
+
+
+def run(p: Prepared, threads: int | None = None) -> StateCounts:
+    """Run the counting kernel on prepared flop classes (releases the GIL)."""
+    rules, t = p.rules, tables()
+    out = np.zeros((len(p.holdings), len(COLUMNS)), dtype=np.uint32)
+    _enumerator.count_states(
+        rules.hole_cards,
+        rules.omaha,
+        rules.qualifier,
+        sum(1 << c for c in rules.deck),
+        rules.dealer_holdings,
+        p.flop_cards,
+        p.holdings,
+        p.hold_offsets,
+        p.tr_pairs,
+        p.tr_new_orbit,
+        p.tr_offsets,
+        t.omaha_pair if rules.omaha else t.holdem_pair,
+        t.flush,
+        t.category,
+        out,
+        threads or default_threads(),
+    )
+    return StateCounts(
+        flop=np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0),
+        hole=p.holdings,
+        weight=p.weights,
+        counts=out,
+    )
+
+
+def count_flops(rules: Rules, flops: list[FlopClass], threads: int | None = None) -> StateCounts:
+    """Exact counts for every canonical state of the given flop classes."""
+    return run(prepare(rules, flops), threads)
+
+
+def count_state(rules: Rules, hole, flop, threads: int = 1) -> np.ndarray:
+    """Exact counts (40 columns) of one decision state, enumerated on its own."""
+    hole, flop = sorted(int(c) for c in hole), sorted(int(c) for c in flop)
+    deck = set(rules.deck)
+    if len(hole) != rules.hole_cards or len(flop) != 3 or len(set(hole + flop)) != rules.hole_cards + 3:
+        raise ValueError(f"a state is {rules.hole_cards} hole cards and 3 flop cards, all different")
+    if not set(hole + flop) <= deck:
+        raise ValueError("the state uses cards that are not in the game's deck")
+    rest = sorted(deck - set(hole) - set(flop))
+    pairs = np.array([(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]], dtype=np.int8)
+    p = Prepared(
+        rules=rules,
+        flop_cards=np.array([flop], dtype=np.int8),
+        holdings=np.array([hole], dtype=np.int8),
+        hold_offsets=np.array([0, 1], dtype=np.int64),
+        weights=np.ones(1, dtype=np.int64),
+        tr_pairs=pairs,
+        tr_new_orbit=np.ones(len(pairs), dtype=np.uint8),  # no symmetry used: each pair alone
+        tr_offsets=np.array([0, len(pairs)], dtype=np.int64),
+    )
+    return run(p, threads).counts[0]

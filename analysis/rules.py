@@ -1,0 +1,118 @@
+"""Game rules: a small immutable description of one game of the family.
+
+>>> r = preset("casino-omaha")
+>>> r.hole_cards, r.must_use, r.qualifier_rank, r.call_multiple
+(3, 2, 5, 2)
+>>> r.total_combinations == comb(52, 3) * comb(49, 3) * comb(46, 2) * comb(44, 3)
+True
+>>> preset("baccarat")
+Traceback (most recent call last):
+...
+ValueError: unknown game 'baccarat'; choose one of: casino-omaha, casino-holdem
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, replace
+from math import comb
+
+from .cards import RANKS, SUITS
+from .tables import qualifier_strength
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One game: hole cards per hand, how many must be used, the dealer's qualifier.
+
+    ``ranks`` and ``suits`` select the deck (all 52 cards by default); small decks make
+    naive brute-force checks cheap.
+    """
+
+    name: str
+    hole_cards: int
+    must_use: int | None  # exactly this many hole cards (Omaha); None: best 5 of all
+    qualifier_rank: int  # the dealer qualifies with a pair of this rank (0 = deuces) or better
+    call_multiple: int = 2  # the call bet, in antes
+    ranks: tuple[int, ...] = tuple(range(13))
+    suits: tuple[int, ...] = (0, 1, 2, 3)
+
+    def __post_init__(self):
+        if self.hole_cards not in (2, 3):
+            raise ValueError(f"{self.name}: the enumerator handles 2 or 3 hole cards, not {self.hole_cards}")
+        if self.must_use not in (None, 2):
+            raise ValueError(f"{self.name}: must_use is 2 (Omaha style) or None (best 5 of all)")
+        if self.hole_cards == 3 and self.must_use is None:
+            raise ValueError(f"{self.name}: 3 hole cards are played Omaha style (must_use=2)")
+        if not 0 <= self.qualifier_rank <= 12:
+            raise ValueError(f"{self.name}: qualifier rank must be 0..12")
+        if len(self.deck) < 5 + 2 * self.hole_cards + 1:
+            raise ValueError(f"{self.name}: a deck of {len(self.deck)} cards is too small")
+
+    @property
+    def omaha(self) -> bool:
+        return self.must_use == 2
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        return tuple(sorted(r * 4 + s for r in self.ranks for s in self.suits))
+
+    @property
+    def qualifier(self) -> int:
+        """Strength of the weakest qualifying dealer hand."""
+        return qualifier_strength(self.qualifier_rank)
+
+    @property
+    def states(self) -> int:
+        """Decision states: (player hole cards, flop) pairs."""
+        n, k = len(self.deck), self.hole_cards
+        return comb(n, k) * comb(n - k, 3)
+
+    @property
+    def dealer_holdings(self) -> int:
+        n, k = len(self.deck), self.hole_cards
+        return comb(n - k - 5, k)
+
+    @property
+    def completions(self) -> int:
+        """Deals per decision state: turn and river, then the dealer's cards."""
+        n, k = len(self.deck), self.hole_cards
+        return comb(n - k - 3, 2) * self.dealer_holdings
+
+    @property
+    def total_combinations(self) -> int:
+        return self.states * self.completions
+
+    def small_deck(self, ranks: str, suits: str = SUITS) -> Rules:
+        """The same game on a deck of the given ranks and suits, e.g. ``("A2345", "cd")``."""
+        return replace(
+            self,
+            name=f"{self.name}[{ranks}/{suits}]",
+            ranks=tuple(sorted(RANKS.index(r) for r in ranks)),
+            suits=tuple(sorted(SUITS.index(s) for s in suits)),
+        )
+
+    def describe(self) -> dict:
+        d = asdict(self)
+        d["qualifier"] = f"pair of {RANKS[self.qualifier_rank]}s or better"
+        d["deck_size"] = len(self.deck)
+        return d
+
+    def fingerprint(self) -> str:
+        """Short hash of everything the enumeration depends on."""
+        payload = {k: v for k, v in asdict(self).items() if k not in ("name", "call_multiple")}
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:10]
+
+
+PRESETS = {
+    "casino-omaha": Rules("casino-omaha", hole_cards=3, must_use=2, qualifier_rank=5),
+    "casino-holdem": Rules("casino-holdem", hole_cards=2, must_use=None, qualifier_rank=2),
+}
+
+
+def preset(name: str) -> Rules:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}") from None

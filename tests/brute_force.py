@@ -1,0 +1,65 @@
+"""Naive reference counts: every board, every player holding, every dealer holding.
+
+Independent of the enumerator kernel: it uses only the batch evaluators (themselves
+checked against the exact category counts) and compares every pair of holdings.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from analysis.evaluate import best_strength, omaha_strength
+from analysis.rules import Rules
+from analysis.tables import tables
+
+
+def holding_values(rules: Rules, holds: np.ndarray, board: tuple[int, ...]) -> np.ndarray:
+    boards = np.tile(np.array(board, dtype=np.int8), (len(holds), 1))
+    if rules.omaha:
+        return omaha_strength(holds, boards).astype(np.int64)
+    return best_strength(np.concatenate([holds, boards], axis=1)).astype(np.int64)
+
+
+def classify(player: np.ndarray, dealer: np.ndarray, disjoint: np.ndarray, qualifier: int) -> np.ndarray:
+    """players x 4 counts of disjoint dealer holdings: not qualifying, win, tie, loss."""
+    qual = dealer[None, :] >= qualifier
+    p, d = player[:, None], dealer[None, :]
+    return np.stack(
+        [
+            (disjoint & ~qual).sum(1),
+            (disjoint & qual & (d < p)).sum(1),
+            (disjoint & qual & (d == p)).sum(1),
+            (disjoint & qual & (d > p)).sum(1),
+        ],
+        axis=1,
+    )
+
+
+def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray]:
+    """{(flop, hole): 40 counts} for every decision state of the (small) deck."""
+    k, deck = rules.hole_cards, rules.deck
+    category = tables().category
+    result = {}
+    for flop in combinations(deck, 3):
+        rest = [c for c in deck if c not in flop]
+        holds = list(combinations(rest, k))
+        row_of = {h: i for i, h in enumerate(holds)}
+        acc = np.zeros((len(holds), 40), dtype=np.int64)
+        for tr in combinations(rest, 2):
+            left = [c for c in rest if c not in tr]
+            hs = np.array(list(combinations(left, k)), dtype=np.int8)
+            vals = holding_values(rules, hs, flop + tr)
+            masks = np.zeros(len(hs), dtype=np.int64)
+            for j in range(k):
+                masks |= np.int64(1) << hs[:, j].astype(np.int64)
+            disjoint = (masks[:, None] & masks[None, :]) == 0
+            counts = classify(vals, vals, disjoint, rules.qualifier)
+            rows = np.array([row_of[tuple(int(c) for c in h)] for h in hs])
+            cols = 4 * category[vals].astype(np.int64)
+            for r in range(4):
+                np.add.at(acc, (rows, cols + r), counts[:, r])
+        for h, i in row_of.items():
+            result[(flop, h)] = acc[i]
+    return result

@@ -1,0 +1,92 @@
+"""The enumerator against a naive brute force on small decks, every state and every count."""
+
+import numpy as np
+import pytest
+
+from analysis.enumeration import count_flops, count_state, plan, state_keys
+from analysis.rules import preset
+from analysis.symmetry import canonical_states
+from brute_force import brute_force
+
+FAST_DECKS = [
+    ("casino-omaha", "89TJQKA", "cd"),  # flushes, straights, royal flushes, 2 suits
+    ("casino-holdem", "A2345", "cdh"),  # wheel straights, 3 suits
+    ("casino-holdem", "9TJQKA", "cd"),
+]
+SLOW_DECKS = [
+    ("casino-omaha", "A2345", "cdh"),  # straight flush wheels, S3 symmetry
+    ("casino-omaha", "2345", "cdhs"),  # full S4 symmetry: quads, full houses
+    ("casino-holdem", "2345", "cdhs"),
+]
+
+
+def check_against_brute_force(game, ranks, suits):
+    rules = preset(game).small_deck(ranks, suits)
+    sc = count_flops(rules, plan(rules), threads=2)
+    reference = brute_force(rules)
+    assert len(reference) == rules.states
+    # every real state maps to its canonical row, and has exactly that row's counts
+    flops = np.array([s[0] for s in reference])
+    holes = np.array([s[1] for s in reference])
+    wanted = state_keys(*canonical_states(holes, flops, rules.suits))
+    keys = sc.keys
+    assert np.all(np.diff(keys) > 0), "rows must come in key order"
+    idx = np.searchsorted(keys, wanted)
+    np.testing.assert_array_equal(keys[idx], wanted)
+    np.testing.assert_array_equal(sc.counts[idx].astype(np.int64), np.array(list(reference.values())))
+    # weights: each row stands for exactly the states that map to it
+    np.testing.assert_array_equal(np.bincount(idx, minlength=len(sc)), sc.weight)
+    assert (sc.counts.sum(axis=1) == rules.completions).all()
+    return rules, sc
+
+
+@pytest.mark.parametrize("game, ranks, suits", FAST_DECKS)
+def test_small_deck_matches_brute_force(game, ranks, suits):
+    check_against_brute_force(game, ranks, suits)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, ranks, suits", SLOW_DECKS)
+def test_small_deck_matches_brute_force_slow(game, ranks, suits):
+    check_against_brute_force(game, ranks, suits)
+
+
+@pytest.mark.parametrize("game", ["casino-omaha", "casino-holdem"])
+def test_same_counts_for_any_number_of_threads_and_flop_order(game):
+    rules = preset(game)
+    classes = plan(rules)
+    chosen = [classes[i] for i in (0, 7, 400, 901, 1500, 1754)]
+    one = count_flops(rules, chosen, threads=1)
+    two = count_flops(rules, chosen, threads=2)
+    backwards = count_flops(rules, chosen[::-1], threads=2)
+    np.testing.assert_array_equal(one.counts, two.counts)
+    order = np.argsort(backwards.keys)
+    np.testing.assert_array_equal(one.counts, backwards.counts[order])
+    assert (one.counts.sum(axis=1) == rules.completions).all()
+
+
+def test_single_state_matches_its_row():
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    sc = count_flops(rules, plan(rules)[:5])
+    for i in (0, 17, len(sc) - 1):
+        np.testing.assert_array_equal(count_state(rules, sc.hole[i], sc.flop[i]), sc.counts[i])
+
+
+def test_single_state_rejects_bad_states():
+    rules = preset("casino-omaha")
+    with pytest.raises(ValueError, match="3 hole cards and 3 flop cards"):
+        count_state(rules, [0, 1], [2, 3, 4])
+    with pytest.raises(ValueError, match="all different"):
+        count_state(rules, [0, 1, 2], [2, 3, 4])
+    small = rules.small_deck("89TJQKA", "cd")
+    with pytest.raises(ValueError, match="not in the game's deck"):
+        count_state(small, [0, 1, 2], [3, 4, 5])
+
+
+def test_closed_form_totals():
+    from math import comb
+
+    assert preset("casino-omaha").total_combinations == comb(52, 3) * comb(49, 3) * comb(46, 2) * comb(44, 3)
+    assert preset("casino-holdem").total_combinations == comb(52, 2) * comb(50, 3) * comb(47, 2) * comb(45, 2)
+    classes = plan(preset("casino-omaha"))
+    assert len(classes) == 1755 and sum(c.multiplicity for c in classes) == comb(52, 3)
