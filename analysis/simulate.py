@@ -1,0 +1,117 @@
+"""Monte Carlo simulation of a game, independent of the exact enumerator.
+
+Hands are dealt at random, evaluated with the batch evaluators and settled by the rules
+directly; only the optimal strategy's *decisions* come from the exact result (they are
+looked up per state). Agreement within a few standard errors checks the enumerator's
+counts and the return-table arithmetic from outside.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import sqrt
+
+import numpy as np
+
+from .enumeration import StateCounts, state_keys
+from .evaluate import best_strength, omaha_strength
+from .paytable import PayTable
+from .rules import Rules
+from .symmetry import canonical_states
+from .tables import tables
+
+
+@dataclass
+class Simulation:
+    hands: int
+    mean: float  # average net result per hand, in antes (minus the house edge)
+    std_dev: float
+    call_rate: float
+
+    @property
+    def standard_error(self) -> float:
+        return self.std_dev / sqrt(self.hands)
+
+    @property
+    def house_edge(self) -> float:
+        return -self.mean
+
+
+def deal(rules: Rules, hands: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Random deals from the game's deck: player, flop, turn/river, dealer cards."""
+    deck = np.array(rules.deck, dtype=np.int8)
+    k = rules.hole_cards
+    need = 2 * k + 5
+    keys = rng.random((hands, len(deck)))
+    picked = np.argpartition(keys, need - 1, axis=1)[:, :need]
+    # order the picked cards by their random keys so every role gets a uniform card
+    picked = np.take_along_axis(picked, np.argsort(np.take_along_axis(keys, picked, axis=1), axis=1), axis=1)
+    cards = deck[picked]
+    return {
+        "player": cards[:, :k],
+        "flop": cards[:, k : k + 3],
+        "board": cards[:, k : k + 5],
+        "dealer": cards[:, k + 5 :],
+    }
+
+
+def final_strengths(rules: Rules, hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    if rules.omaha:
+        return omaha_strength(hole, board).astype(np.int64)
+    return best_strength(np.concatenate([hole, board], axis=1)).astype(np.int64)
+
+
+def settle(rules: Rules, paytable: PayTable, calls: np.ndarray, player: np.ndarray, dealer: np.ndarray,
+           pays_on: str = "ante") -> np.ndarray:
+    """Net result in antes of each hand, straight from the rules."""
+    m = rules.call_multiple
+    pay = np.array([float(p) for p in paytable.vector()])[tables().category[player]]
+    qualifies = dealer >= rules.qualifier
+    wins = player > dealer
+    ante_win = pay if pays_on == "ante" else np.ones_like(pay)
+    call_win = np.full_like(pay, m) if pays_on == "ante" else m * pay
+    called = np.where(
+        ~qualifies,
+        ante_win if pays_on == "ante" else 1.0,
+        np.where(wins, ante_win + call_win, np.where(player == dealer, 0.0, -1.0 - m)),
+    )
+    return np.where(calls, called, -1.0)
+
+
+def lookup_calls(rules: Rules, sc: StateCounts, calls: np.ndarray, hole: np.ndarray, flop: np.ndarray) -> np.ndarray:
+    """The decision that ``calls`` (one per stored state) makes in each dealt state."""
+    keys = sc.keys
+    flop_code, hole_code = canonical_states(hole, flop, rules.suits)
+    wanted = state_keys(flop_code, hole_code)
+    idx = np.searchsorted(keys, wanted)
+    if idx.max(initial=0) >= len(keys) or not np.array_equal(keys[idx], wanted):
+        raise LookupError("a dealt state is missing from the outcome store")
+    return calls[idx]
+
+
+def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, strategy="always-call",
+             sc: StateCounts | None = None, calls: np.ndarray | None = None, pays_on: str = "ante",
+             batch: int = 500_000) -> Simulation:
+    """Play ``hands`` random hands with a strategy: "always-call", or per-state decisions
+    ``calls`` over the states of ``sc`` (e.g. the optimal strategy)."""
+    rng = np.random.default_rng(seed)
+    total = total_sq = 0.0
+    n_calls = 0
+    done = 0
+    while done < hands:
+        n = min(batch, hands - done)
+        d = deal(rules, n, rng)
+        if strategy == "always-call":
+            decided = np.ones(n, dtype=bool)
+        elif sc is not None and calls is not None:
+            decided = lookup_calls(rules, sc, calls, d["player"], d["flop"])
+        else:
+            raise ValueError("simulate: give strategy='always-call', or the states and their decisions")
+        result = settle(rules, paytable, decided, final_strengths(rules, d["player"], d["board"]),
+                        final_strengths(rules, d["dealer"], d["board"]), pays_on)
+        total += result.sum()
+        total_sq += (result**2).sum()
+        n_calls += int(decided.sum())
+        done += n
+    mean = total / hands
+    return Simulation(hands, mean, sqrt(total_sq / hands - mean**2), n_calls / hands)
