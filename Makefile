@@ -32,6 +32,10 @@ test: setup
 test-fast: setup
 	$(BIN)/python -m pytest -m "not slow"
 
+# execute every notebook top to bottom; executed copies land in reports/notebooks/
+notebooks: setup
+	$(BIN)/python -m pytest -q tests/test_notebooks.py
+
 bench: setup
 	$(BIN)/python -m bench.run
 

@@ -1,12 +1,16 @@
-"""Command line: ``casino-omaha report | enumerate | simulate``.
+"""Command line: ``casino-omaha report | enumerate | simulate | ...``.
 
 Errors in what the user typed (cards, pay tables, game names) end with one line on
 stderr and exit code 2; an interrupted enumeration keeps its finished shards (exit 130).
+Feature modules add their own subcommands: each module named in
+:data:`COMMAND_MODULES` has ``add_command(subparsers)``, which registers a parser whose
+``handler`` default is the function to run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -19,6 +23,9 @@ from .paytable import DEFAULT_PAYTABLE, PayTable
 from .returns import PAYS_ON, STRATEGIES, GameResult, evaluate_strategy
 from .rules import PRESETS, preset
 from .store import StoreError
+
+#: Modules that add subcommands (``add_command(subparsers)``).
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
@@ -43,9 +50,11 @@ def parser() -> argparse.ArgumentParser:
     add_pay_options(rep)
     rep.add_argument("--strategy", choices=STRATEGIES, default="optimal")
     rep.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    rep.set_defaults(handler=cmd_report)
 
     enum = sub.add_parser("enumerate", help="build (or resume) the exact outcome store of a game")
     add_game_options(enum)
+    enum.set_defaults(handler=cmd_enumerate)
 
     sim = sub.add_parser("simulate", help="Monte Carlo check of the exact figures")
     add_game_options(sim)
@@ -53,6 +62,10 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--strategy", choices=STRATEGIES, default="optimal")
     sim.add_argument("--hands", type=int, default=1_000_000)
     sim.add_argument("--seed", type=int, default=2026)
+    sim.set_defaults(handler=cmd_simulate)
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_command(sub)
     return top
 
 
@@ -126,9 +139,8 @@ def cmd_simulate(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     pd.set_option("display.width", 200)
-    commands = {"report": cmd_report, "enumerate": cmd_enumerate, "simulate": cmd_simulate}
     try:
-        return commands[args.command](args)
+        return args.handler(args)
     except (ValueError, StoreError, OSError, LookupError) as e:
         print(f"casino-omaha: error: {e}", file=sys.stderr)
         return 2
