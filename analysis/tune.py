@@ -225,6 +225,20 @@ class Tuner:
         return found
 
 
+def solve_paytable(target_house_edge: float, vary, bounds=(0, 1000), integer: bool = False, *,
+                   game: str = "casino-omaha", base=None, pays_on: str = "ante", tuner: Tuner | None = None,
+                   best: int = 3) -> pd.DataFrame:
+    """The pay table(s) of ``game`` whose re-optimised house edge hits the target, and how
+    close they come (see :meth:`Tuner.solve`); pass ``tuner`` to reuse a loaded game."""
+    if tuner is None:
+        from .exact import load_outcomes
+        from .rules import preset
+
+        rules = preset(game)
+        tuner = Tuner(load_outcomes(rules), rules, pays_on)
+    return tuner.solve(target_house_edge, vary, bounds, integer, base, best)
+
+
 def compare_paytables(games, paytables, conventions=PAYS_ON, states: dict | None = None, root=None) -> pd.DataFrame:
     """Optimal-play figures of every game x pay table x convention, side by side.
 

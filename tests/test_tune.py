@@ -10,7 +10,7 @@ from analysis.paytable import PayTable, PayTableError
 from analysis.returns import evaluate_strategy
 from analysis.rules import preset
 from analysis.tables import CATEGORIES
-from analysis.tune import Tuner, compare_paytables, parse_range
+from analysis.tune import Tuner, compare_paytables, parse_range, solve_paytable
 
 SMALL = preset("casino-holdem").small_deck("6789TJQKA", "cdhs")  # 4 suits, every state can win
 
@@ -77,6 +77,8 @@ def test_continuous_solve_hits_the_target_exactly(small):
     pay = found["exact_pays"][0]["flush"]
     assert 0 < pay < 10
     assert tuner.house_edge(base.replace(flush=pay)) == target
+    again = solve_paytable(target, "flush", (0, 10), tuner=tuner)
+    assert again["exact_pays"][0] == {"flush": pay}
 
 
 def test_integer_solve_brackets_the_target(small):
