@@ -304,6 +304,26 @@ def plot_outcome_distribution(result: GameResult) -> Figure:
     return fig
 
 
+def plot_outcome_comparison(results: list[GameResult]) -> Figure:
+    """Probability of each net result of a hand, games (or strategies) side by side."""
+    tables = [r.table.groupby("payoff")["probability"].sum() for r in results]
+    payoffs = sorted(set().union(*(t.index for t in tables)))
+    x = np.arange(len(payoffs))
+    width = 0.8 / len(results)
+    fig = Figure(figsize=(9, 4))
+    ax = fig.subplots()
+    for i, (r, t) in enumerate(zip(results, tables)):
+        ax.bar(x + (i - (len(results) - 1) / 2) * width, t.reindex(payoffs, fill_value=0).values, width,
+               label=f"{r.rules.name} ({r.strategy})")
+    ax.set_xticks(x, [f"{p:+g}" for p in payoffs])
+    ax.set_yscale("log")
+    ax.set_xlabel("player's net result of a hand (antes)")
+    ax.set_ylabel("probability (log scale)")
+    ax.set_title("Distribution of the result of a hand")
+    ax.legend()
+    return fig
+
+
 def plot_final_hands(final_hands: pd.DataFrame) -> Figure:
     fig = Figure(figsize=(8, 4))
     ax = fig.subplots()
@@ -472,7 +492,7 @@ def render_html(report: Report) -> str:
                      + "<h3>Optimal call rate by made hand and draw</h3>" + html_table(s["Call rate grid"])
                      + _img(report, "margin", "EV(call) - EV(fold) distribution")),
         "simple-strategy": ("<ol>" + "".join(f"<li>{html.escape(line)}</li>" for line in report.analysis.simple.describe())
-                            + "<li>Fold everything else.</li></ol>"
+                            + "</ol>"
                             + '<p class="note">"X-Y or better": the best hole card is above X, or is X with the '
                               "second best Y or higher. Rules apply in order; thresholds are derived exactly from "
                               "the counts to lose the least against optimal play.</p>"

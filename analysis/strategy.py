@@ -217,10 +217,10 @@ class SimpleStrategy:
             if not rule.by_cards or plain == suited in (0, NEVER):
                 action = "call" if plain == 0 else "fold"
             elif plain == suited:
-                action = f"call with {top_two_text(plain)}"
+                action = f"call with {top_two_text(plain)}, fold the rest"
             else:
                 action = (f"call with {top_two_text(suited)} when holding three to a flush, "
-                          f"otherwise with {top_two_text(plain)}")
+                          f"otherwise with {top_two_text(plain)}; fold the rest")
             lines.append(f"{rule.label[0].upper()}{rule.label[1:]}: {action}.")
         return lines
 

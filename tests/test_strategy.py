@@ -114,7 +114,7 @@ def test_simple_strategy_rules_in_words_and_decisions():
     lines = s.describe()
     assert len(lines) == len(SIMPLE_RULES)
     assert lines[2] == ("A gutshot straight draw: call with 7-5 or better when holding three to a flush, "
-                        "otherwise with T-7 or better.")
+                        "otherwise with T-7 or better; fold the rest.")
     assert lines[3] == "Only the flop's pair: fold."
     holes = [parse_cards(h) for h in ("Ac Qd 3h", "Ac Jd 3h", "Kc 9c 3h", "Kc 9d 3h", "As Kd 7h", "Ts 7d 2c")]
     flops = [parse_cards(f) for f in ("9s 6d 2c", "9s 6d 2c", "8c 6d 2h", "8c 6d 2h", "Qs Jd 3c", "8s 9d 3h")]
