@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import ceil, lcm
 
 import numpy as np
 import pandas as pd
@@ -367,7 +367,7 @@ def state_counts(rules: Rules, hole: list[int], flop: list[int], store_root=None
     key = state_keys(flop_code, hole_code)[0]
     if states is None:
         classes = plan(rules)
-        store = OutcomeStore.for_rules(rules, -(-len(classes) // FLOPS_PER_SHARD), store_root)
+        store = OutcomeStore.for_rules(rules, ceil(len(classes) / FLOPS_PER_SHARD), store_root)
         if not store.complete:
             return count_state(rules, hole, flop).astype(np.int64), "enumerated (no complete outcome store)"
         codes = np.array([fc.code for fc in classes])
