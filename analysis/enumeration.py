@@ -42,10 +42,6 @@ class StateCounts:
         """Sort key of each row: (flop code, hole code) packed in an int64."""
         return state_keys(colex_codes(self.flop), colex_codes(self.hole))
 
-    @staticmethod
-    def concat(parts: list[StateCounts]) -> StateCounts:
-        return StateCounts(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("flop", "hole", "weight", "counts")))
-
 
 def state_keys(flop_code, hole_code) -> np.ndarray:
     return np.asarray(flop_code, dtype=np.int64) * (1 << 20) + np.asarray(hole_code, dtype=np.int64)

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from math import ceil
 from pathlib import Path
 
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from .enumeration import StateCounts, plan, prepare, run
 from .rules import Rules

@@ -4,6 +4,8 @@ A pay table is a CSV file with a header ``category,pays`` and one row per catego
 (the ten names of :data:`analysis.tables.CATEGORIES`); lines starting with ``#`` are
 comments. Pays are exact decimals or fractions (``1.5``, ``3/2``) and kept as Fractions.
 
+>>> PayTable.load("madrid").pays["full_house"]
+Fraction(7, 1)
 >>> t = PayTable.from_mapping({c: 1 for c in CATEGORIES}, name="even")
 >>> t.pays["flush"]
 Fraction(1, 1)
@@ -108,7 +110,8 @@ class PayTable:
 
     @classmethod
     def load(cls, spec) -> PayTable:
-        """A pay table from a PayTable, a CSV path, a {category: pays} dict or a DataFrame."""
+        """A pay table from a PayTable, a CSV path, the name of a table in
+        data/paytables (``"madrid"``), a {category: pays} dict or a DataFrame."""
         if isinstance(spec, PayTable):
             return spec
         if spec is None:
@@ -117,6 +120,9 @@ class PayTable:
             return cls.from_mapping(dict(zip(spec["category"], spec["pays"])), name="dataframe")
         if isinstance(spec, dict):
             return cls.from_mapping(spec)
+        named = PAYTABLE_DIR / f"{spec}.csv"
+        if isinstance(spec, str) and not Path(spec).exists() and named.exists():
+            return cls.from_csv(named)
         return cls.from_csv(spec)
 
     def vector(self) -> list[Fraction]:

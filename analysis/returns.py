@@ -83,7 +83,7 @@ def call_margin(sc: StateCounts, paytable: PayTable, rules: Rules, pays_on: str 
     pays = column_payoffs(paytable, rules, pays_on)
     d = int(np.lcm.reduce([p.denominator for p in pays]))
     coef = [int(p * d) for p in pays]
-    if (max(abs(c) for c in coef) + d) * rules.completions * len(COLUMNS) >= _EXACT_LIMIT:
+    if (max(abs(c) for c in coef) + d) * rules.completions >= _EXACT_LIMIT:  # a state's counts add up to its completions
         raise ValueError("pays too large for exact strategy decisions (|pay| x completions must stay below 2**53)")
     margin = np.full(len(sc), float(d * rules.completions))  # EV(fold) is -1 per completion
     for j, c in enumerate(coef):
@@ -165,18 +165,28 @@ def evaluate_strategy(
     paytable = PayTable.load(paytable)
     calls = decide(sc, paytable, rules, strategy, pays_on)
     sums = weighted_column_sums(sc, calls)
-    called_states = int(sc.weight[calls].sum())
-    folded_states = int(sc.weight.sum()) - called_states
+    called = {("dealer_not_qualifying", c): int(sums[_column("noqual", c)]) for c in CATEGORIES}
+    called |= {("player_wins", c): int(sums[_column("win", c)]) for c in CATEGORIES}
+    called[("tie", "")] = int(sum(sums[_column("tie", c)] for c in CATEGORIES))
+    called[("dealer_wins", "")] = int(sum(sums[_column("loss", c)] for c in CATEGORIES))
+    name = strategy if isinstance(strategy, str) else getattr(strategy, "__name__", "custom")
+    return game_result(rules, paytable, name, pays_on, called, int(sc.weight[calls].sum()), calls)
+
+
+def game_result(
+    rules: Rules,
+    paytable: PayTable,
+    strategy: str,
+    pays_on: str,
+    called: dict[tuple[str, str], int],
+    called_states: int,
+    calls: np.ndarray,
+) -> GameResult:
+    """Return table and exact figures from the completions of the called states, counted
+    per outcome (``called``), and the number of states called."""
     payoffs = outcome_payoffs(paytable, rules, pays_on)
-
-    combos: dict[tuple[str, str], int] = {("fold", ""): folded_states * rules.completions}
-    for c in reversed(CATEGORIES):
-        combos[("dealer_not_qualifying", c)] = int(sums[_column("noqual", c)])
-    for c in reversed(CATEGORIES):
-        combos[("player_wins", c)] = int(sums[_column("win", c)])
-    combos[("tie", "")] = int(sum(sums[_column("tie", c)] for c in CATEGORIES))
-    combos[("dealer_wins", "")] = int(sum(sums[_column("loss", c)] for c in CATEGORIES))
-
+    combos = {k: (rules.states - called_states) * rules.completions if k == ("fold", "") else called[k]
+              for k in payoffs}
     total = sum(combos.values())
     if total != rules.total_combinations:
         raise AssertionError(f"combinations add up to {total}, expected {rules.total_combinations}")
@@ -205,5 +215,4 @@ def evaluate_strategy(
             "contribution": [float(Fraction(n, total) * payoffs[k]) for k, n in combos.items()],
         }
     )
-    name = strategy if isinstance(strategy, str) else getattr(strategy, "__name__", "custom")
-    return GameResult(rules, paytable, name, pays_on, table, exact, calls)
+    return GameResult(rules, paytable, strategy, pays_on, table, exact, calls)

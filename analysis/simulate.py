@@ -70,11 +70,8 @@ def settle(rules: Rules, paytable: PayTable, calls: np.ndarray, player: np.ndarr
     wins = player > dealer
     ante_win = pay if pays_on == "ante" else np.ones_like(pay)
     call_win = np.full_like(pay, m) if pays_on == "ante" else m * pay
-    called = np.where(
-        ~qualifies,
-        ante_win if pays_on == "ante" else 1.0,
-        np.where(wins, ante_win + call_win, np.where(player == dealer, 0.0, -1.0 - m)),
-    )
+    called = np.where(~qualifies, ante_win,
+                      np.where(wins, ante_win + call_win, np.where(player == dealer, 0.0, -1.0 - m)))
     return np.where(calls, called, -1.0)
 
 

@@ -23,11 +23,27 @@ The method, per board (flop + turn + river):
 """
 
 from cython.parallel cimport prange, parallel
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
 from poker cimport popcount64, pair_index, sorted_index
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    typedef unsigned int enum_v4u __attribute__((vector_size(16)));
+    /* o[0..3] += r[0..3] where keep is all ones, unchanged where keep is 0: one vector add */
+    static inline void enum_add4_masked(unsigned int* o, const unsigned int* r, unsigned int keep) {
+        enum_v4u acc, add, mask = {keep, keep, keep, keep};
+        memcpy(&acc, o, 16);
+        memcpy(&add, r, 16);
+        acc += add & mask;
+        memcpy(o, &acc, 16);
+    }
+    """
+    void add4_masked "enum_add4_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
 
 cdef enum:
     NTYPES = 26
@@ -65,7 +81,7 @@ cdef struct Cls:
 
 
 cdef struct Result:
-    uint16_t r[4]            # per holding: not qualifying, player wins, tie, dealer wins
+    uint32_t r[4]            # per holding: not qualifying, player wins, tie, dealer wins
 
 
 cdef struct Work:
@@ -73,7 +89,7 @@ cdef struct Work:
     int* order
     int* tmp
     Result* res
-    uint8_t* rescat
+    uint8_t* resoff          # 4 x the category of each class: its columns in a state's row
     uint64_t* hmask
     uint16_t* hcls           # 5 scenarios x holdings: class index of each holding
     int C[NTYPES + 1]
@@ -299,7 +315,7 @@ cdef inline int query(const Work* w, const Cls* c) noexcept nogil:
 
 
 cdef void dealer_counts(const Game* g, Work* w, int nc) noexcept nogil:
-    """Sweep the classes by value and fill w.res / w.rescat for every class."""
+    """Sweep the classes by value and fill w.res / w.resoff for every class."""
     cdef int G = 0, i = 0, j, x, v, self_sign = -1 if g.k == 3 else 1, win, tie
     cdef bint snapped = False
     cdef Cls* c
@@ -342,11 +358,11 @@ cdef void dealer_counts(const Game* g, Work* w, int nc) noexcept nogil:
         else:
             win = c.below - c.nq
             tie = c.le - c.below
-        w.res[c.index].r[0] = <uint16_t>c.nq
-        w.res[c.index].r[1] = <uint16_t>win
-        w.res[c.index].r[2] = <uint16_t>tie
-        w.res[c.index].r[3] = <uint16_t>(g.dealer_total - c.nq - win - tie)
-        w.rescat[c.index] = g.category[c.value]
+        w.res[c.index].r[0] = <uint32_t>c.nq
+        w.res[c.index].r[1] = <uint32_t>win
+        w.res[c.index].r[2] = <uint32_t>tie
+        w.res[c.index].r[3] = <uint32_t>(g.dealer_total - c.nq - win - tie)
+        w.resoff[c.index] = 4 * g.category[c.value]
 
 
 cdef void board_results(const Game* g, const int* board, int s, Work* w) noexcept nogil:
@@ -390,7 +406,7 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
     cdef uint64_t m, trm
     cdef const uint16_t* hc
     cdef uint32_t* o
-    cdef const Result* res
+    cdef uint32_t keep
     for h in range(nh):
         m = 0
         for i in range(k):
@@ -417,16 +433,14 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
         scen = s if s >= 0 else NO_FLUSH
         hc = w.hcls + scen * nh
         trm = ((<uint64_t>1) << board[3]) | ((<uint64_t>1) << board[4])
+        # branch-free: a holding that shares a card with the turn/river adds zeros (its
+        # class entry may be stale, but every entry holds valid numbers)
+        o = out
         for h in range(nh):
-            if w.hmask[h] & trm:
-                continue
             c = hc[h]
-            res = &w.res[c]
-            o = out + h * NCOLS + 4 * w.rescat[c]
-            o[0] += res.r[0]
-            o[1] += res.r[1]
-            o[2] += res.r[2]
-            o[3] += res.r[3]
+            keep = 0u - <uint32_t>((w.hmask[h] & trm) == 0)
+            add4_masked(o + w.resoff[c], w.res[c].r, keep)
+            o += NCOLS
 
 
 cdef Work* new_work(Py_ssize_t max_nh) noexcept nogil:
@@ -436,11 +450,11 @@ cdef Work* new_work(Py_ssize_t max_nh) noexcept nogil:
     w.cls = <Cls*>malloc(NCLASSES * sizeof(Cls))
     w.order = <int*>malloc(NCLASSES * sizeof(int))
     w.tmp = <int*>malloc(NCLASSES * sizeof(int))
-    w.res = <Result*>malloc(NCLASSES * sizeof(Result))
-    w.rescat = <uint8_t*>malloc(NCLASSES)
+    w.res = <Result*>calloc(NCLASSES, sizeof(Result))
+    w.resoff = <uint8_t*>calloc(NCLASSES, 1)
     w.hmask = <uint64_t*>malloc((max_nh + 1) * sizeof(uint64_t))
     w.hcls = <uint16_t*>malloc(5 * (max_nh + 1) * sizeof(uint16_t))
-    if (w.cls == NULL or w.order == NULL or w.tmp == NULL or w.res == NULL or w.rescat == NULL
+    if (w.cls == NULL or w.order == NULL or w.tmp == NULL or w.res == NULL or w.resoff == NULL
             or w.hmask == NULL or w.hcls == NULL):
         free_work(w)
         return NULL
@@ -453,7 +467,7 @@ cdef void free_work(Work* w) noexcept nogil:
         free(w.order)
         free(w.tmp)
         free(w.res)
-        free(w.rescat)
+        free(w.resoff)
         free(w.hmask)
         free(w.hcls)
         free(w)
@@ -480,8 +494,6 @@ def count_states(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tot
         raise ValueError("count_states: out needs one row per holding")
     if tr_offsets[nf] != tr_pairs.shape[0] or tr_new_orbit.shape[0] != tr_pairs.shape[0]:
         raise ValueError("count_states: tr_new_orbit needs one entry per turn/river pair")
-    if dealer_total > 65535:
-        raise ValueError("count_states: dealer holdings must fit 16 bits")
     for f in range(nf):
         max_nh = max(max_nh, hold_offsets[f + 1] - hold_offsets[f])
         if tr_offsets[f + 1] > tr_offsets[f] and not tr_new_orbit[tr_offsets[f]]:

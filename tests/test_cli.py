@@ -48,3 +48,29 @@ def test_bad_pay_table_file(tmp_path):
 def test_unknown_option_is_a_usage_error():
     out = cli("report", "--strategy", "sometimes")
     assert out.returncode == 2 and "invalid choice" in out.stderr
+
+
+@pytest.mark.slow
+def test_tune_changes_a_pay_and_solves(holdem):
+    out = cli("tune", "--game", "casino-holdem", "--set", "flush=3", "--format", "json", "--no-progress")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["paytable"] == "antewin (changed)" and data["house_edge"] < 0.0216
+    solved = cli("tune", "--game", "casino-holdem", "--target", "0.02", "--vary", "flush", "--bounds", "0", "10",
+                 "--format", "json", "--no-progress")
+    assert solved.returncode == 0, solved.stderr
+    row = json.loads(solved.stdout)[0]
+    assert row["exact_house_edge"] == "1/50" and 2 < row["flush"] < 2.1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["tune", "--target", "0.02"], "--target needs --vary CATEGORY"),
+        (["tune", "--set", "flush"], "expected CATEGORY=VALUE, got 'flush'"),
+        (["tune", "--set", "flsh=2"], "unknown categories: flsh"),
+    ],
+)
+def test_tune_input_errors(args, message):
+    out = cli(*args)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
