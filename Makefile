@@ -5,8 +5,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 GAME   ?= casino-omaha
 PAYTABLE ?= data/paytables/antewin.csv
+REPORTS ?= reports
 
-.PHONY: setup build report test test-fast bench notebooks lint clean
+.PHONY: setup build browser report test test-fast bench notebooks lint clean
 
 setup: $(STAMP)
 
@@ -23,10 +24,18 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
 
 build: setup
 
+# the full report (Excel workbook + self-contained HTML page) in $(REPORTS)/; prints where
 report: setup
-	$(BIN)/casino-omaha report --game $(GAME) --paytable $(PAYTABLE)
+	$(BIN)/casino-omaha report --game $(GAME) --paytable $(PAYTABLE) --out $(REPORTS)
 
-test: setup
+# Debian chromium and chromedriver, for the test that renders the HTML report (only when missing)
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then \
+		SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver; \
+	fi
+
+test: setup browser
 	$(BIN)/python -m pytest
 
 test-fast: setup

@@ -25,7 +25,7 @@ from .rules import PRESETS, preset
 from .store import StoreError
 
 #: Modules that add subcommands (``add_command(subparsers)``).
-COMMAND_MODULES: tuple[str, ...] = ("analysis.tune",)
+COMMAND_MODULES: tuple[str, ...] = ("analysis.tune", "analysis.strategy")
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
@@ -48,8 +48,11 @@ def parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="return table and summary of a game, pay table and strategy")
     add_game_options(rep)
     add_pay_options(rep)
-    rep.add_argument("--strategy", choices=STRATEGIES, default="optimal")
+    rep.add_argument("--strategy", choices=(*STRATEGIES, "simple"), default="optimal",
+                     help="optimal, always-call, or simple (the few-rule strategy derived for this game and table)")
     rep.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    rep.add_argument("--out", type=Path, default=None, metavar="DIR",
+                     help="write the full report (Excel workbook and HTML page with plots) into DIR")
     rep.set_defaults(handler=cmd_report)
 
     enum = sub.add_parser("enumerate", help="build (or resume) the exact outcome store of a game")
@@ -98,7 +101,20 @@ def cmd_report(args) -> int:
     rules = preset(args.game)
     paytable = PayTable.load(args.paytable)
     store = ensure_store(rules, args.store, args.threads, progress=None if not args.no_progress else False)
-    result = evaluate_strategy(store.load(), rules, paytable, args.strategy, args.pays_on)
+    if args.out is not None or args.strategy == "simple":
+        from .report import build_report
+
+        report = build_report(rules, paytable, args.strategy, args.pays_on, store)
+        result = report.result
+        if args.out is not None:
+            xlsx, page = report.write(args.out)
+            s = result.summary()
+            print(f"{rules.name}, pay table {paytable.name}, {result.strategy} strategy: house edge "
+                  f"{s['house_edge']:.4%}, element of risk {s['element_of_risk']:.4%}, call rate {s['call_rate']:.2%}")
+            print(f"report written to {xlsx.parent}/\n  {xlsx}\n  {page}")
+            return 0
+    else:
+        result = evaluate_strategy(store.load(), rules, paytable, args.strategy, args.pays_on)
     if args.format == "json":
         out = result.summary() | {"store_checksum": store.checksum,
                                   "return_table": result.table.to_dict(orient="records")}

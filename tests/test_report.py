@@ -1,0 +1,171 @@
+"""The full report: the workbook read back holds the API's numbers, the figures follow their
+stated formulas, and the HTML page renders in a real headless browser (Debian chromium)."""
+
+import json
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.exact import ensure_store
+from analysis.report import HORIZONS, LEVELS, SECTIONS, build_report
+from analysis.tables import CATEGORIES
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOTS = ROOT / "reports" / "screenshots"
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--window-size=1280,900")
+
+
+@pytest.fixture(scope="module")
+def omaha_report(omaha, tmp_path_factory):
+    rules, states = omaha
+    report = build_report(rules, states=states, store=ensure_store(rules))
+    xlsx, page = report.write(tmp_path_factory.mktemp("report"))
+    return report, xlsx, page
+
+
+@pytest.mark.slow
+def test_workbook_holds_the_api_numbers(omaha_report, omaha):
+    report, xlsx, _ = omaha_report
+    rules, _ = omaha
+    result = report.result
+    book = pd.read_excel(xlsx, sheet_name=None)
+    assert list(book) == list(report.sheets)
+    for name, table in report.sheets.items():  # every sheet, cell by cell
+        back = book[name]
+        assert list(back.columns) == list(table.columns), name
+        for col in table.columns:
+            if pd.api.types.is_integer_dtype(table[col]):
+                assert back[col].dtype == np.int64 and np.array_equal(back[col], table[col]), (name, col)
+            elif pd.api.types.is_float_dtype(table[col]):
+                # floats are for display (Excel keeps about 15 digits); exact values are integers or fractions
+                np.testing.assert_allclose(back[col].to_numpy(float), table[col].to_numpy(float), rtol=1e-15,
+                                           err_msg=f"{name}.{col}")
+            else:  # text, or integers and floats in one column (Summary.value: exact values are in "exact")
+                for got, want in zip(back[col], table[col]):
+                    if isinstance(want, (int, np.integer)):
+                        assert int(got) == want, (name, col)
+                    elif isinstance(want, (float, np.floating)):
+                        assert float(got) == pytest.approx(float(want), rel=1e-15), (name, col)
+                    else:
+                        assert ("" if pd.isna(got) else str(got)) == str(want), (name, col)
+    returns = book["Return table"]
+    assert np.array_equal(returns.combinations, result.table.combinations)
+    assert int(returns.combinations.sum()) == rules.total_combinations
+    assert [Fraction(p) for p in returns.probability_exact] == [Fraction(int(n), rules.total_combinations)
+                                                                for n in result.table.combinations]
+    hands = book["Final hands"]
+    assert hands.final_hand.tolist() == list(reversed(CATEGORIES))
+    assert int(hands.combinations.sum()) == rules.total_combinations
+    called_cols = ["called_dealer_not_qualifying", "called_player_wins", "called_tie", "called_dealer_wins"]
+    assert np.array_equal(hands[called_cols].sum(axis=1), hands.called_combinations)
+    assert int(hands.called_combinations.sum()) == rules.total_combinations - int(returns.combinations[0])
+    summary = book["Summary"].set_index("figure")
+    for figure, key in [("house edge", "house_edge"), ("element of risk", "element_of_risk"),
+                        ("call rate", "call_rate"), ("hit frequency", "hit_frequency"), ("variance", "variance")]:
+        assert Fraction(summary.loc[figure, "exact"]) == result.exact[key]
+    assert int(summary.loc["total combinations", "value"]) == rules.total_combinations
+    meta = book["Metadata"].set_index("item")["value"]
+    assert meta["store checksum (SHA-256)"] == ensure_store(rules).checksum
+    assert meta["game"] == "casino-omaha" and meta["strategy"] == "optimal"
+
+
+@pytest.mark.slow
+def test_figures_follow_their_formulas(omaha_report):
+    report, _, _ = omaha_report
+    e = report.result.exact
+    t = report.result.table
+    he = -Fraction(sum(int(n) * Fraction(p) for n, p in zip(t.combinations, t.payoff)),
+                   e["total_combinations"])
+    assert he == e["house_edge"]
+    assert e["element_of_risk"] == e["house_edge"] / (1 + 2 * e["call_rate"])
+    sigma = e["std_dev"]
+    summary = report.sheets["Summary"].set_index("figure")["value"]
+    ranges = report.sheets["Confidence ranges"]
+    assert len(ranges) == len(HORIZONS) * len(LEVELS)
+    for level in LEVELS:
+        z = NormalDist().inv_cdf((1 + level) / 2)
+        assert summary[f"volatility index ({level:.0%})"] == pytest.approx(z * sigma, rel=1e-12)
+        for n in HORIZONS:
+            row = ranges[(ranges.hands == n) & (ranges.confidence == level)].iloc[0]
+            assert row.house_win_low == pytest.approx(n * float(e["house_edge"]) - z * sigma * n**0.5, rel=1e-9)
+            assert row.per_hand_high == pytest.approx(float(e["house_edge"]) + z * sigma / n**0.5, rel=1e-9)
+            assert row.chance_house_ahead == pytest.approx(NormalDist().cdf(float(e["house_edge"]) * n**0.5 / sigma))
+    # the simple strategy shown is the one evaluated, and it costs something against optimal
+    compared = report.sheets["Strategies compared"].set_index("strategy")
+    assert Fraction(compared.loc["optimal", "house_edge_exact"]) == e["house_edge"]
+    cost = {name: Fraction(compared.loc[name, "cost_vs_optimal_exact"]) for name in ("simple", "always-call")}
+    assert 0 < cost["simple"] < cost["always-call"]
+
+
+@pytest.mark.slow
+def test_html_renders_in_headless_chromium(omaha_report, tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    report, _, page = omaha_report
+    html_text = page.read_text()
+    assert "http://" not in html_text and "https://" not in html_text  # self-contained
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "chromium"
+    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path / 'profile'}",):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=options)
+    try:
+        driver.get(page.as_uri())
+        assert driver.title.startswith("casino-omaha")
+        for key, name in SECTIONS:
+            section = driver.find_element(By.ID, key)
+            assert section.is_displayed()
+            assert section.find_element(By.TAG_NAME, "h2").text == name
+        images = driver.find_elements(By.TAG_NAME, "img")
+        assert len(images) == len(report.plots)
+        for img in images:
+            assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
+        tables = driver.find_elements(By.TAG_NAME, "table")
+        assert len(tables) >= len(report.sheets)
+        edge = driver.find_element(By.ID, "summary").text
+        assert f"{float(report.result.exact['house_edge']):.4%}" in edge
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert not errors, errors
+        height = driver.execute_script("return document.body.scrollHeight")
+        driver.set_window_size(1280, min(height, 16000))
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shot = SCREENSHOTS / f"{report.stem}.png"
+        assert driver.save_screenshot(str(shot))
+    finally:
+        driver.quit()
+    from PIL import Image
+
+    with Image.open(shot) as im:
+        assert im.size[1] > 3000
+        assert len(im.convert("RGB").getcolors(maxcolors=1 << 20) or range(1 << 20)) > 50  # not a blank page
+
+
+@pytest.mark.slow
+def test_report_command_writes_workbook_and_page(holdem, tmp_path):
+    rules, _ = holdem
+    out = subprocess.run([sys.executable, "-m", "analysis.cli", "report", "--game", "casino-holdem",
+                          "--strategy", "simple", "--out", str(tmp_path / "r"), "--no-progress"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    xlsx = tmp_path / "r" / "casino-holdem-antewin-simple-pays-on-ante.xlsx"
+    page = xlsx.with_suffix(".html")
+    assert str(xlsx) in out.stdout and str(page) in out.stdout
+    returns = pd.read_excel(xlsx, sheet_name="Return table")
+    assert int(returns.combinations.sum()) == rules.total_combinations
+    listed = subprocess.run([sys.executable, "-m", "analysis.cli", "report", "--game", "casino-holdem",
+                             "--strategy", "simple", "--format", "json", "--no-progress"], capture_output=True, text=True)
+    data = json.loads(listed.stdout)
+    assert [row["combinations"] for row in data["return_table"]] == returns.combinations.tolist()
+    assert data["strategy"] == "simple"
