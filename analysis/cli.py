@@ -25,7 +25,7 @@ from .rules import PRESETS, preset
 from .store import StoreError
 
 #: Modules that add subcommands (``add_command(subparsers)``).
-COMMAND_MODULES: tuple[str, ...] = ("analysis.equity",)
+COMMAND_MODULES: tuple[str, ...] = ("analysis.equity", "analysis.distribution")
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
