@@ -87,6 +87,14 @@ def test_high_is_the_best_of_every_two_plus_three():
             assert v == best_strength(rows).max()
 
 
+@pytest.mark.parametrize("hole, board", [("2h 5h 9h Jh Kh Ah", "3h 4h Th 7c 7d"), ("Ah Kh Qh Jh 2h", "Th 9h 8h 2c 3d"),
+                                         ("As Ks Qs", "Js Ts 9s 8s 7s")])
+def test_many_suited_hole_cards(hole, board):
+    h, b = parse_cards(hole), parse_cards(board)
+    rows = [list(p) + list(t) for p in combinations(h, 2) for t in combinations(b, 3)]
+    assert omaha_high([h], [b], hole_cards=None)[0] == best_strength(rows).max()
+
+
 def test_low_is_the_best_of_every_two_plus_three():
     hole, board = deals(LOW_DECK, 400, 8)
     for h, b, v in zip(hole, board, omaha_low(hole, board)):
