@@ -157,6 +157,14 @@ class EquityResult:
                     totals[h] += (each + (i < odd)) * count
         return [Fraction(t, self.boards) for t in totals]
 
+    def odd_chip_effects(self, pot_sizes: Iterable[int]) -> pd.DataFrame:
+        """Per pot size in chips (rows), each hand's chips / pot - equity (columns: hands)."""
+        equities = self.equities()
+        rows = {n: [float(c / n - e) for c, e in zip(self.chips(n), equities)] for n in pot_sizes}
+        df = pd.DataFrame.from_dict(rows, orient="index", columns=[format_cards(h) for h in self.hands])
+        df.index.name = "pot_chips"
+        return df
+
     def frame(self, pot_chips: int | None = None) -> pd.DataFrame:
         """One row per hand: cards, equity (float and exact), exact counts, chips."""
         equities = self.equities()

@@ -157,6 +157,9 @@ def test_odd_chip_goes_to_the_high_half():
     assert r.chips(5) == [3, 2] and r.chips(4) == [2, 2]
     df = r.frame(pot_chips=5)
     assert list(df["odd_chip_effect"]) == [0.1, -0.1]
+    effects = r.odd_chip_effects([4, 5, 7])
+    assert effects.loc[4].tolist() == [0.0, 0.0] and effects.loc[7].tolist() == [float(Fraction(4, 7) - Fraction(1, 2)),
+                                                                                  float(Fraction(3, 7) - Fraction(1, 2))]
 
 
 def test_threads_do_not_change_counts():
