@@ -86,10 +86,14 @@ def category_counts_per_board(boards, hole_cards: int, deck: list[int] | None = 
 
 
 @cache
+def _board_groups(ranks: str, suits: str) -> tuple[np.ndarray, np.ndarray]:
+    return board_groups(deck_cards(ranks, suits))
+
+
+@cache
 def _final_hand_counts(hole_cards: int, ranks: str, suits: str) -> tuple[int, ...]:
-    deck = deck_cards(ranks, suits)
-    boards, sizes = board_groups(deck)
-    per_board = category_counts_per_board(boards, hole_cards, deck)
+    boards, sizes = _board_groups(ranks, suits)
+    per_board = category_counts_per_board(boards, hole_cards, deck_cards(ranks, suits))
     return tuple(int(x) for x in sizes @ per_board)
 
 
