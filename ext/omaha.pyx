@@ -6,6 +6,11 @@ Tables come from ``analysis.tables`` and ``analysis.omaha`` (built there from th
 ``analysis.omaha``, ``analysis.equity`` and ``analysis.distribution`` are the public API.
 Hands use exactly 2 hole cards and exactly 3 board cards, for high and for low alike.
 
+Evaluation: the high is the best over the hole pairs of board_pair[board ranks, pair
+ranks] (the best over the 10 board triples, precomputed), or a flush when a suit has 3+
+board cards and 2+ hole cards; the low is one lookup of (the board's set of low ranks,
+the hole's set of low ranks), exact because a low is made of distinct ranks.
+
 Equity: for every hand and every 3-card subset {a < b < c} of the cards that can be on
 the board, the best high (and low) value the hand makes with that triple is computed
 once; a board's value is then the best over its 10 triples. Boards are enumerated in
@@ -20,7 +25,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t, int64_t
 
 import numpy as np
 
-from poker cimport popcount64, pair_index, sorted_index
+from poker cimport popcount64, sorted_index
 
 cdef enum:
     ROW_BLOCK = 16           # rows whose table reads are issued together
@@ -196,7 +201,7 @@ cdef inline uint8_t low_of(const int8_t* hole, int k, const int8_t* board,
 def high_batch(const int8_t[:, ::1] hole, const int8_t[:, ::1] board,
                const uint16_t[:, ::1] board_pair, const uint16_t[::1] flush, int threads=1):
     """High strength of each row (hole cards, 5 board cards)."""
-    cdef Py_ssize_t n = hole.shape[0], i
+    cdef Py_ssize_t n = hole.shape[0]
     cdef int k = hole.shape[1]
     if board.shape[0] != n or board.shape[1] != 5 or k < 2 or k > 6 or board_pair.shape[1] != 91:
         raise ValueError("high_batch: rows of 2..6 hole cards and 5 board cards, as many of each")
