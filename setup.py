@@ -46,7 +46,11 @@ def extension(name: str, source: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension("_evaluator", "ext/evaluator.pyx"), extension("_enumerator", "ext/enumerator.pyx")],
+        [
+            extension("_evaluator", "ext/evaluator.pyx"),
+            extension("_enumerator", "ext/enumerator.pyx"),
+            extension("_omaha", "ext/omaha.pyx"),
+        ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},
     ),

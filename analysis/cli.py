@@ -25,7 +25,7 @@ from .rules import PRESETS, preset
 from .store import StoreError
 
 #: Modules that add subcommands (``add_command(subparsers)``).
-COMMAND_MODULES: tuple[str, ...] = ("analysis.tune", "analysis.strategy")
+COMMAND_MODULES: tuple[str, ...] = ("analysis.tune", "analysis.strategy", "analysis.equity", "analysis.distribution")
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
