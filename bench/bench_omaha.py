@@ -12,8 +12,6 @@ pokerkit (``python -m bench.bench_omaha``; ``make bench`` runs it too). Medians 
 
 from __future__ import annotations
 
-import os
-import statistics
 import time
 from collections import Counter
 from itertools import combinations
@@ -25,18 +23,9 @@ from analysis.distribution import final_hand_counts
 from analysis.enumeration import default_threads
 from analysis.equity import compute_equity
 from analysis.omaha import NO_LOW, omaha_high, omaha_low
+from bench.run import REPEAT, median_time
 
-REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
 THREADS = default_threads()
-
-
-def median_time(fn, repeat=REPEAT) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def random_deals(n: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
-from poker cimport popcount64, pair_index, sorted_index
+from poker cimport flush_suit, popcount64, pair_index, sorted_index
 
 
 cdef extern from *:
@@ -109,19 +109,6 @@ cdef inline int type_index2(int a, int b) noexcept nogil:
 
 cdef inline int imax(int a, int b) noexcept nogil:
     return a if a > b else b
-
-
-cdef int flush_suit(const int* board) noexcept nogil:
-    """The suit with at least 3 of the 5 board cards, or -1."""
-    cdef int counts[4]
-    cdef int i
-    counts[0] = counts[1] = counts[2] = counts[3] = 0
-    for i in range(5):
-        counts[board[i] & 3] += 1
-    for i in range(4):
-        if counts[i] >= 3:
-            return i
-    return -1
 
 
 cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept nogil:
@@ -427,7 +414,7 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
     for x in range(ntr):
         board[3] = tr[2 * x]
         board[4] = tr[2 * x + 1]
-        s = flush_suit(board)
+        s = flush_suit(board[0], board[1], board[2], board[3], board[4])
         if new_orbit[x]:
             board_results(g, board, s, w)
         scen = s if s >= 0 else NO_FLUSH

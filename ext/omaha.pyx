@@ -25,7 +25,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t, int64_t
 
 import numpy as np
 
-from poker cimport popcount64, sorted_index
+from poker cimport flush_suit, popcount64, sorted_index
 
 cdef enum:
     ROW_BLOCK = 16           # rows whose table reads are issued together
@@ -75,19 +75,6 @@ cdef inline int rank_pair_index(int r1, int r2) noexcept nogil:
     """Multiset index of two ranks in any order (branchless)."""
     cdef int lo = r1 if r1 < r2 else r2, hi = r2 if r1 < r2 else r1
     return lo + hi * (hi + 1) // 2
-
-
-cdef inline int board_flush_suit(const int8_t* board) noexcept nogil:
-    """The suit of at least 3 of the 5 board cards, or -1."""
-    cdef int counts[4]
-    cdef int i
-    counts[0] = counts[1] = counts[2] = counts[3] = 0
-    for i in range(5):
-        counts[board[i] & 3] += 1
-    for i in range(4):
-        if counts[i] >= 3:
-            return i
-    return -1
 
 
 cdef inline int suited_triples(const int8_t* board, int s, int* masks) noexcept nogil:
@@ -447,7 +434,7 @@ cdef void board_categories(int k, const int8_t* board, uint64_t deck, const uint
         avail &= ~((<uint64_t>1) << board[i])
         r[i] = board[i] >> 2
     row = board_pair + sorted_index(r, 5) * 91
-    s = board_flush_suit(board)
+    s = flush_suit(board[0], board[1], board[2], board[3], board[4])
     if s >= 0:
         ntri = suited_triples(board, s, tri)
     for i in range(13):

@@ -31,6 +31,22 @@ cdef inline int suit_of(int c) noexcept nogil:
     return c & 3
 
 
+cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
+    """The suit of at least 3 of the 5 board cards a..e, or -1 (only one suit can have 3)."""
+    cdef int counts[4]
+    cdef int s
+    counts[0] = counts[1] = counts[2] = counts[3] = 0
+    counts[a & 3] += 1
+    counts[b & 3] += 1
+    counts[c & 3] += 1
+    counts[d & 3] += 1
+    counts[e & 3] += 1
+    for s in range(4):
+        if counts[s] >= 3:
+            return s
+    return -1
+
+
 cdef inline int pair_index(int lo, int hi) noexcept nogil:
     """Multiset index of the rank pair lo <= hi (0..90)."""
     return lo + MS_WEIGHT[1][hi]
