@@ -292,7 +292,11 @@ def analyse_strategy(sc: StateCounts, rules: Rules, paytable=None, pays_on: str 
     scale = margin_scale(rules, paytable, pays_on)
     features = state_features(rules, sc.hole, sc.flop)
     classes = hand_classes(features, rules)
-    optimal = optimal or evaluate_strategy(sc, rules, paytable, "optimal", pays_on)
+    if optimal is None:
+        def optimal(_states):  # the margin is at hand: do not compute it a second time
+            return margin > 0
+
+        optimal = evaluate_strategy(sc, rules, paytable, optimal, pays_on)
     derived = derive_simple_strategy(sc, features, classes, margin)
     simple_calls = derived.decide(features, classes)
 
