@@ -2,15 +2,84 @@
 
 Typical use::
 
-    from analysis import preset, load_outcomes, evaluate_strategy
-    rules = preset("casino-omaha")
-    result = evaluate_strategy(load_outcomes(rules), rules)   # default AnteWin table
+    from analysis import load_engine
+    engine = load_engine("casino-omaha")          # the outcome store is computed on first use
+    result = engine.decide()                      # default AnteWin table, optimal strategy
     result.table, result.summary()
+    engine.decide("madrid", "always-call", pays_on="call")
+
+The names below are the public API; they are imported on first use, so that
+``import analysis`` (and the command line's ``--help``) stays instant. (No public name is
+also the name of a submodule: importing the submodule would replace it.)
 """
 
-from .exact import ensure_store, load_outcomes
-from .paytable import PayTable
-from .returns import evaluate_strategy
-from .rules import PRESETS, Rules, preset
+from __future__ import annotations
 
-__all__ = ["PRESETS", "PayTable", "Rules", "ensure_store", "evaluate_strategy", "load_outcomes", "preset"]
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+#: Public name -> the module that defines it.
+_API = {
+    "PRESETS": "rules", "Rules": "rules", "preset": "rules", "PAYS_ON": "rules",
+    "PayTable": "paytable", "PayTableError": "paytable",
+    "StateCounts": "outcomes", "COLUMNS": "outcomes",
+    "OutcomeStore": "store", "StoreError": "store",
+    "ensure_store": "runs", "load_outcomes": "runs",
+    "ReturnEngine": "engine", "GameResult": "engine", "STRATEGIES": "engine", "load_engine": "engine",
+    "Tuner": "tuning", "solve_paytable": "tuning", "compare_paytables": "tuning",
+    "advise": "advice",
+    "analyse_strategy": "strategy_analysis", "StrategyAnalysis": "strategy_analysis",
+    "SimpleStrategy": "simple_strategy", "derive_simple_strategy": "simple_strategy",
+    "HAND_CLASSES": "hand_classes", "hand_profile": "hand_classes",
+    "simulate_strategy": "simulate",
+    "build_report": "report", "Report": "report",
+    "summary_table": "figures", "confidence_table": "figures", "return_table": "figures",
+    "final_hands_table": "figures", "rules_table": "figures",
+    "plot_contributions": "plots", "plot_outcome_distribution": "plots", "plot_outcome_comparison": "plots",
+    "plot_final_hands": "plots", "plot_confidence": "plots", "plot_call_rates": "plots", "plot_margin": "plots",
+    "plot_sweep": "plots",
+    "compute_equity": "equity", "EquityResult": "equity",
+    "final_hand_distribution": "distribution", "paytable_return": "distribution",
+    "omaha_high": "omaha", "omaha_low": "omaha", "describe_high": "omaha", "describe_low": "omaha",
+    "low_ranks": "omaha",
+    "describe": "evaluate", "describe_omaha": "evaluate", "CATEGORIES": "tables",
+    "parse_cards": "cards", "format_cards": "cards",
+}
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str):
+    if name not in _API:
+        raise AttributeError(f"module 'analysis' has no attribute {name!r}")
+    value = getattr(import_module(f".{_API[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
+    from .advice import advise
+    from .cards import format_cards, parse_cards
+    from .distribution import final_hand_distribution, paytable_return
+    from .engine import STRATEGIES, GameResult, ReturnEngine, load_engine
+    from .equity import EquityResult, compute_equity
+    from .evaluate import describe, describe_omaha
+    from .figures import confidence_table, final_hands_table, return_table, rules_table, summary_table
+    from .hand_classes import HAND_CLASSES, hand_profile
+    from .omaha import describe_high, describe_low, low_ranks, omaha_high, omaha_low
+    from .outcomes import COLUMNS, StateCounts
+    from .paytable import PayTable, PayTableError
+    from .plots import (plot_call_rates, plot_confidence, plot_contributions, plot_final_hands, plot_margin,
+                        plot_outcome_comparison, plot_outcome_distribution, plot_sweep)
+    from .report import Report, build_report
+    from .rules import PAYS_ON, PRESETS, Rules, preset
+    from .runs import ensure_store, load_outcomes
+    from .simple_strategy import SimpleStrategy, derive_simple_strategy
+    from .simulate import simulate_strategy
+    from .store import OutcomeStore, StoreError
+    from .strategy_analysis import StrategyAnalysis, analyse_strategy
+    from .tables import CATEGORIES
+    from .tuning import Tuner, compare_paytables, solve_paytable

@@ -18,8 +18,6 @@ staked; ``expected_return`` = 1 + expected_pay, the expected amount back per uni
 
 from __future__ import annotations
 
-import argparse
-import json
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -30,12 +28,13 @@ import pandas as pd
 
 from . import _omaha
 from .cards import RANKS, SUITS
-from .enumeration import default_threads
 from .omaha import omaha_tables
-from .paytable import PAYTABLE_DIR, PayTable
+from .paytable import PayTable
 from .tables import CATEGORIES, tables
+from .threads import check_threads
 
-MADRID_PAYTABLE = PAYTABLE_DIR / "madrid.csv"
+#: The pay table of the Madrid casinos (seeds 000/002), by name.
+MADRID_PAYTABLE = "madrid"
 
 
 def deck_cards(ranks: str = RANKS, suits: str = SUITS) -> list[int]:
@@ -82,7 +81,7 @@ def category_counts_per_board(boards, hole_cards: int, deck: list[int] | None = 
     t = tables()
     return _omaha.category_counts(
         hole_cards, np.ascontiguousarray(boards, dtype=np.int8), sum(1 << c for c in deck),
-        omaha_tables().board_pair, t.flush, t.category, threads or default_threads())
+        omaha_tables().board_pair, t.flush, t.category, check_threads(threads))
 
 
 @cache
@@ -137,40 +136,3 @@ def paytable_return(distribution: pd.DataFrame, paytable) -> pd.DataFrame:
     df.attrs.update(distribution.attrs)
     df.attrs.update(paytable=table.name, expected_pay=expected_pay, expected_return=1 + expected_pay)
     return df
-
-
-# ---------------------------------------------------------------------------------------
-# command line
-
-def add_command(subparsers) -> None:
-    p = subparsers.add_parser("final-hands", help="exact final-hand categories of Omaha (4 cards) or Casino Omaha "
-                                                  "(3 cards) over every deal, and a pay table applied to them")
-    p.add_argument("--hole-cards", type=int, choices=(3, 4), default=4)
-    p.add_argument("--paytable", default=str(MADRID_PAYTABLE), help="pay table CSV (default madrid.csv)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
-    p.set_defaults(handler=cmd_final_hands)
-
-
-def cmd_final_hands(args: argparse.Namespace) -> int:
-    df = paytable_return(final_hand_distribution(args.hole_cards), args.paytable)
-    a = df.attrs
-    if args.format == "json":
-        out = {"hole_cards": a["hole_cards"], "total_deals": a["total"], "paytable": a["paytable"],
-               "expected_pay": float(a["expected_pay"]), "expected_pay_fraction": str(a["expected_pay"]),
-               "expected_return": float(a["expected_return"]),
-               "categories": [{"category": r.category, "combinations": r.combinations,
-                               "probability": r.probability, "pays": str(r.pays)} for r in df.itertuples()]}
-        print(json.dumps(out, indent=1))
-        return 0
-    shown = df[["category", "combinations", "probability", "pays", "contribution"]].copy()
-    shown["combinations"] = shown["combinations"].map("{:,}".format)
-    shown["probability"] = shown["probability"].map("{:.10f}".format)
-    shown["pays"] = shown["pays"].map(str)
-    shown["contribution"] = shown["contribution"].map("{:.8f}".format)
-    game = "Omaha (4 hole cards)" if a["hole_cards"] == 4 else "Casino Omaha (3 hole cards)"
-    print(f"{game}: final hand over all {a['total']:,} deals (exactly 2 hole + 3 board cards)\n")
-    print(shown.to_string(index=False))
-    print(f"\npay table {a['paytable']}: a unit bet on the final hand, paid 'to 1'")
-    print(f"expected pay     {float(a['expected_pay']):.8f} per unit  (exact {a['expected_pay']})")
-    print(f"expected return  {float(a['expected_return']):.8f} per unit, stake included")
-    return 0

@@ -1,54 +1,23 @@
-"""Exact enumeration: for every decision state, counts of all its completions.
+"""Exact enumeration: drives the compiled counting kernel over flop classes.
 
-A decision state is the player's hole cards and the flop. Its completions are every
-turn/river pair and then every dealer holding from the cards left. The counts are kept
-per (player final category x dealer result), the 40 columns of :data:`COLUMNS`; the
-pay table never enters here. States are enumerated one per suit-symmetry orbit, with a
-``weight`` = the number of real states the row stands for.
+For every decision state (hole cards + flop) the kernel counts all its completions by
+(player final category x dealer result): the 40 columns of
+:data:`analysis.outcomes.COLUMNS`. The pay table never enters here. States are
+enumerated one per suit-symmetry orbit, with the number of real states each stands for.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _enumerator
+from .outcomes import COLUMNS, StateCounts
 from .rules import Rules
-from .symmetry import FlopClass, colex_codes, flop_classes, flop_holdings, turn_river_orbits
-from .tables import CATEGORIES, tables
-
-#: Dealer results, in the kernel's order.
-RESULTS = ("noqual", "win", "tie", "loss")
-#: Count columns, in the kernel's order (category-major).
-COLUMNS = tuple(f"{result}_{category}" for category in CATEGORIES for result in RESULTS)
-
-
-@dataclass
-class StateCounts:
-    """Counts of a set of canonical states (one row each)."""
-
-    flop: np.ndarray  # rows x 3 card ints (canonical flop)
-    hole: np.ndarray  # rows x k card ints (canonical hole cards)
-    weight: np.ndarray  # real states per row (int64)
-    counts: np.ndarray  # rows x 40 (uint32), columns COLUMNS
-
-    def __len__(self) -> int:
-        return len(self.weight)
-
-    @property
-    def keys(self) -> np.ndarray:
-        """Sort key of each row: (flop code, hole code) packed in an int64."""
-        return state_keys(colex_codes(self.flop), colex_codes(self.hole))
-
-
-def state_keys(flop_code, hole_code) -> np.ndarray:
-    return np.asarray(flop_code, dtype=np.int64) * (1 << 20) + np.asarray(hole_code, dtype=np.int64)
-
-
-def default_threads() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+from .symmetry import FlopClass, flop_classes, flop_holdings, turn_river_orbits
+from .tables import tables
+from .threads import check_threads
 
 
 def plan(rules: Rules) -> list[FlopClass]:
@@ -113,7 +82,7 @@ def run(p: Prepared, threads: int | None = None) -> StateCounts:
         t.flush,
         t.category,
         out,
-        threads or default_threads(),
+        check_threads(threads),
     )
     return StateCounts(
         flop=np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0),

@@ -37,8 +37,6 @@ number of chips won, and ``odd_chip_effect`` = chips / N - equity.
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -49,9 +47,9 @@ import pandas as pd
 
 from . import _omaha
 from .cards import disjoint, format_card, format_cards, parse_cards
-from .enumeration import default_threads
 from .omaha import LOW_BIT, omaha_tables
 from .tables import tables
+from .threads import check_threads
 
 MAX_HANDS = 6
 BOARD_SIZES = (0, 3, 4, 5)
@@ -248,7 +246,7 @@ def compute_equity(hands: Iterable, board: str | Iterable = "", dead: str | Iter
     hist = _omaha.equity_histogram(
         np.array(hand_cards, dtype=np.int8), np.array(board_cards + rest, dtype=np.int8), len(board_cards),
         hilo, t.omaha_pair, t.flush, o.low_best, LOW_BIT.astype(np.uint8),
-        threads or default_threads())
+        check_threads(threads))
     outcomes = {(int(i) & 63, int(i) >> 6): int(hist[i]) for i in np.flatnonzero(hist)}
     result = EquityResult(tuple(map(tuple, hand_cards)), tuple(board_cards), tuple(dead_cards), hilo, outcomes)
     assert result.boards == comb(len(rest), draw)
@@ -265,55 +263,3 @@ def equity(hands: Iterable, board: str | Iterable = "", dead: str | Iterable = "
     1  7c 8d 9c Td   0.825   33    0
     """
     return compute_equity(hands, board, dead, hilo, threads).frame(pot_chips)
-
-
-# ---------------------------------------------------------------------------------------
-# command line
-
-def add_command(subparsers) -> None:
-    p = subparsers.add_parser("equity", help="exact Omaha (high or Hi/Lo) equity of 2 to 6 four-card hands",
-                              description="Exact equity: every completion of the board is dealt.")
-    p.add_argument("hands", nargs="+", help='each hand as 4 cards, e.g. "As Ah Ks Kh"')
-    p.add_argument("--board", default="", help="0, 3, 4 or 5 known board cards")
-    p.add_argument("--dead", default="", help="cards known to be out of play")
-    p.add_argument("--hilo", action="store_true", help="Omaha Hi/Lo, 8 or better (default: Omaha high)")
-    p.add_argument("--pot-chips", type=int, default=None,
-                   help="also show expected chips won from a pot of this many whole chips (odd chip to high)")
-    p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
-    p.set_defaults(handler=cmd_equity)
-
-
-def format_equity(result: EquityResult, pot_chips: int | None) -> str:
-    df = result.frame(pot_chips)
-    shown = df.drop(columns=["equity_exact", "pot_units"])
-    shown["equity"] = df["equity"].map("{:.6%}".format)
-    if "odd_chip_effect" in shown:
-        shown["chips"] = df["chips"].map("{:.6f}".format)
-        shown["odd_chip_effect"] = df["odd_chip_effect"].map("{:+.3e}".format)
-    game = "Omaha Hi/Lo (8 or better)" if result.hilo else "Omaha high"
-    lines = [
-        f"{game}: board [{format_cards(result.board)}], dead [{format_cards(result.dead)}], "
-        f"{result.boards:,} boards enumerated",
-        "",
-        shown.to_string(index=False),
-        "",
-        "exact equities: " + ", ".join(str(e) for e in result.equities()),
-    ]
-    if result.hilo:
-        lines.append(f"boards with no qualifying low: {result.no_low:,}")
-    if pot_chips is not None:
-        lines.append(f"chips: expected chips won from a pot of {pot_chips} chips; odd chip to the high half, "
-                     "leftover chips of a tied half in seat order")
-    return "\n".join(lines)
-
-
-def cmd_equity(args: argparse.Namespace) -> int:
-    if args.threads is not None and args.threads < 1:
-        raise ValueError("--threads must be at least 1")
-    result = compute_equity(args.hands, args.board, args.dead, args.hilo, args.threads)
-    if args.format == "json":
-        print(json.dumps(result.to_dict(args.pot_chips), indent=1))
-    else:
-        print(format_equity(result, args.pot_chips))
-    return 0

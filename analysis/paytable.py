@@ -2,10 +2,16 @@
 
 A pay table is a CSV file with a header ``category,pays`` and one row per category
 (the ten names of :data:`analysis.tables.CATEGORIES`); lines starting with ``#`` are
-comments. Pays are exact decimals or fractions (``1.5``, ``3/2``) and kept as Fractions.
+comments. Pays are exact decimals or fractions (``1.5``, ``3/2``) and kept as Fractions;
+numbers given from Python are taken by their decimal text (``1.1`` is 11/10).
+
+The tables that ship with the package (``analysis/paytables/*.csv``, read through
+:mod:`importlib.resources`) are loaded by name: ``"antewin"`` (the default), ``"madrid"``.
 
 >>> PayTable.load("madrid").pays["full_house"]
 Fraction(7, 1)
+>>> PayTable.load(None).replace(flush=1.1).pays["flush"]
+Fraction(11, 10)
 >>> t = PayTable.from_mapping({c: 1 for c in CATEGORIES}, name="even")
 >>> t.pays["flush"]
 Fraction(1, 1)
@@ -19,26 +25,45 @@ from __future__ import annotations
 
 import csv
 import io
+import numbers
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
-from math import lcm
+from importlib.resources import files
 from pathlib import Path
 
 import pandas as pd
 
 from .tables import CATEGORIES
 
-PAYTABLE_DIR = Path(__file__).resolve().parents[1] / "data" / "paytables"
-DEFAULT_PAYTABLE = PAYTABLE_DIR / "antewin.csv"
+#: The name of the default pay table (AnteWin, paid on the ante).
+DEFAULT_PAYTABLE = "antewin"
 
 
 class PayTableError(ValueError):
     """A pay table that cannot be used; the message names the file, row and problem."""
 
 
-def parse_pay(text: str) -> Fraction:
-    value = Fraction(text.strip())  # ValueError on non-numbers
-    return value
+def as_fraction(value) -> Fraction:
+    """An exact number from an int, Fraction, Decimal, text (``"1.5"``, ``"3/2"``) or a
+    float taken by its shortest decimal text (1.1 -> 11/10, not the binary float)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a number")
+    if isinstance(value, (Fraction, int, Decimal)):
+        return Fraction(value)
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Real):
+        return Fraction(repr(float(value)))
+    if isinstance(value, str):
+        return Fraction(value.strip())
+    raise ValueError(f"{value!r} is not a number")
+
+
+def builtin_paytables() -> dict[str, str]:
+    """The pay tables that ship with the package: name -> CSV text."""
+    folder = files("analysis") / "paytables"
+    return {p.name[: -len(".csv")]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".csv")}
 
 
 @dataclass(frozen=True)
@@ -60,8 +85,8 @@ class PayTable:
         checked = {}
         for c in CATEGORIES:
             try:
-                value = parse_pay(str(pays[c])) if not isinstance(pays[c], Fraction) else pays[c]
-            except (ValueError, ZeroDivisionError):
+                value = as_fraction(pays[c])
+            except (ValueError, ZeroDivisionError, OverflowError):
                 raise PayTableError(f"{where}: {c}: pay {pays[c]!r} is not a number") from None
             if value < 0:
                 raise PayTableError(f"{where}: {c}: pay {pays[c]} is negative")
@@ -72,14 +97,18 @@ class PayTable:
     def from_csv(cls, path: str | Path) -> PayTable:
         path = Path(path)
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is allowed
         except OSError as e:
             raise PayTableError(f"{path}: cannot read the pay table: {e.strerror}") from None
+        except UnicodeDecodeError as e:
+            raise PayTableError(f"{path}: not a UTF-8 text file (byte {e.start}): save the pay table as "
+                                "UTF-8 CSV") from None
         return cls.from_text(text, name=path.stem, source=str(path))
 
     @classmethod
     def from_text(cls, text: str, name: str = "custom", source: str = "") -> PayTable:
         where = source or name
+        text = text.removeprefix("\ufeff")
         rows = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.lstrip().startswith("#")]
         if not rows:
             raise PayTableError(f"{where}: the pay table is empty")
@@ -97,7 +126,7 @@ class PayTable:
             if category in pays:
                 raise PayTableError(f"{where}: row {n}: category {category!r} appears twice")
             try:
-                value = parse_pay(pay)
+                value = as_fraction(pay)
             except (ValueError, ZeroDivisionError):
                 raise PayTableError(f"{where}: row {n}: pay {pay!r} for {category} is not a number") from None
             if value < 0:
@@ -109,34 +138,34 @@ class PayTable:
         return cls(name, pays, source)
 
     @classmethod
-    def load(cls, spec) -> PayTable:
-        """A pay table from a PayTable, a CSV path, the name of a table in
-        data/paytables (``"madrid"``), a {category: pays} dict or a DataFrame."""
+    def load(cls, spec=None) -> PayTable:
+        """A pay table from a PayTable, a CSV path, the name of a table that ships with the
+        package (``"madrid"``; None for the default), a {category: pays} dict or a DataFrame."""
         if isinstance(spec, PayTable):
             return spec
         if spec is None:
-            return cls.from_csv(DEFAULT_PAYTABLE)
+            spec = DEFAULT_PAYTABLE
         if isinstance(spec, pd.DataFrame):
             return cls.from_mapping(dict(zip(spec["category"], spec["pays"])), name="dataframe")
         if isinstance(spec, dict):
             return cls.from_mapping(spec)
-        named = PAYTABLE_DIR / f"{spec}.csv"
-        if isinstance(spec, str) and not Path(spec).exists() and named.exists():
-            return cls.from_csv(named)
+        builtin = builtin_paytables()
+        if isinstance(spec, str) and spec in builtin and not Path(spec).exists():
+            return cls.from_text(builtin[spec], name=spec, source=f"analysis/paytables/{spec}.csv (package)")
         return cls.from_csv(spec)
 
     def vector(self) -> list[Fraction]:
         """Pays in category-code order."""
         return [self.pays[c] for c in CATEGORIES]
 
-    def integer_vector(self) -> tuple[list[int], int]:
-        """Pays scaled to integers by their common denominator: (pays * d, d)."""
-        d = lcm(*(p.denominator for p in self.vector()))
-        return [int(p * d) for p in self.vector()], d
-
     def replace(self, name: str | None = None, **pays) -> PayTable:
-        new = dict(self.pays) | {c: Fraction(v) for c, v in pays.items()}
-        return PayTable.from_mapping(new, name=name or f"{self.name}*")
+        """This table with some pays changed (numbers or text, taken exactly)."""
+        return PayTable.from_mapping(dict(self.pays) | pays, name=name or f"{self.name}*")
+
+    def to_csv(self) -> str:
+        """The table as CSV text that :meth:`load` reads back exactly."""
+        lines = [f"# pay table {self.name}", "category,pays"]
+        return "\n".join(lines + [f"{c},{self.pays[c]}" for c in reversed(CATEGORIES)]) + "\n"
 
     def frame(self) -> pd.DataFrame:
         return pd.DataFrame({"category": list(reversed(CATEGORIES)),

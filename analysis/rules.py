@@ -19,7 +19,10 @@ from dataclasses import asdict, dataclass, replace
 from math import comb
 
 from .cards import RANKS, SUITS
-from .tables import qualifier_strength
+
+#: Which bet a pay table pays: the ante (AnteWin, the Casino Omaha rule) or the call
+#: (the Caribbean convention); see :mod:`analysis.payoffs`.
+PAYS_ON = ("ante", "call")
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class Rules:
     @property
     def qualifier(self) -> int:
         """Strength of the weakest qualifying dealer hand."""
+        from .tables import qualifier_strength  # the hand tables are built on first use
+
         return qualifier_strength(self.qualifier_rank)
 
     @property

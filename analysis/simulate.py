@@ -1,9 +1,9 @@
 """Monte Carlo simulation of a game, independent of the exact enumerator.
 
 Hands are dealt at random, evaluated with the batch evaluators and settled by the rules
-directly; only the optimal strategy's *decisions* come from the exact result (they are
-looked up per state). Agreement within a few standard errors checks the enumerator's
-counts and the return-table arithmetic from outside.
+directly; only a strategy's *decisions* come from the return engine (they are looked up
+per state). Agreement within a few standard errors checks the enumerator's counts and the
+return-table arithmetic from outside.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from math import sqrt
 
 import numpy as np
 
-from .enumeration import StateCounts, state_keys
+from .engine import ReturnEngine
 from .evaluate import best_strength, omaha_strength
+from .outcomes import state_keys
 from .paytable import PayTable
+from .payoffs import check_pays_on
 from .rules import Rules
-from .symmetry import canonical_states
+from .symmetry import canonical_states, colex_codes
 from .tables import tables
 
 
@@ -27,6 +29,14 @@ class Simulation:
     mean: float  # average net result per hand, in antes (minus the house edge)
     std_dev: float
     call_rate: float
+    exact_house_edge: float | None = None  # the exact figure the simulation checks, when known
+
+    @property
+    def z(self) -> float | None:
+        """Standard errors between the simulated and the exact house edge (None when unknown)."""
+        if self.exact_house_edge is None or self.standard_error == 0:
+            return None
+        return (self.house_edge - self.exact_house_edge) / self.standard_error
 
     @property
     def standard_error(self) -> float:
@@ -75,9 +85,9 @@ def settle(rules: Rules, paytable: PayTable, calls: np.ndarray, player: np.ndarr
     return np.where(calls, called, -1.0)
 
 
-def lookup_calls(rules: Rules, sc: StateCounts, calls: np.ndarray, hole: np.ndarray, flop: np.ndarray) -> np.ndarray:
-    """The decision that ``calls`` (one per stored state) makes in each dealt state."""
-    keys = sc.keys
+def lookup_calls(rules: Rules, keys: np.ndarray, calls: np.ndarray, hole: np.ndarray, flop: np.ndarray) -> np.ndarray:
+    """The decision that ``calls`` (one per stored state, with sorted ``keys``) makes in
+    each dealt state."""
     flop_code, hole_code = canonical_states(hole, flop, rules.suits)
     wanted = state_keys(flop_code, hole_code)
     idx = np.searchsorted(keys, wanted)
@@ -86,11 +96,13 @@ def lookup_calls(rules: Rules, sc: StateCounts, calls: np.ndarray, hole: np.ndar
     return calls[idx]
 
 
-def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, strategy="always-call",
-             sc: StateCounts | None = None, calls: np.ndarray | None = None, pays_on: str = "ante",
-             batch: int = 500_000) -> Simulation:
-    """Play ``hands`` random hands with a strategy: "always-call", or per-state decisions
-    ``calls`` over the states of ``sc`` (e.g. the optimal strategy)."""
+def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, calls: np.ndarray | None = None,
+             keys: np.ndarray | None = None, pays_on: str = "ante", batch: int = 500_000) -> Simulation:
+    """Play ``hands`` random hands: always calling, or with per-state decisions ``calls``
+    over the stored states of sorted ``keys``."""
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
+        raise ValueError(f"hands must be a positive whole number, got {hands!r}")
+    check_pays_on(pays_on)
     rng = np.random.default_rng(seed)
     total = total_sq = 0.0
     n_calls = 0
@@ -98,12 +110,7 @@ def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, strategy="
     while done < hands:
         n = min(batch, hands - done)
         d = deal(rules, n, rng)
-        if strategy == "always-call":
-            decided = np.ones(n, dtype=bool)
-        elif sc is not None and calls is not None:
-            decided = lookup_calls(rules, sc, calls, d["player"], d["flop"])
-        else:
-            raise ValueError("simulate: give strategy='always-call', or the states and their decisions")
+        decided = np.ones(n, dtype=bool) if calls is None else lookup_calls(rules, keys, calls, d["player"], d["flop"])
         result = settle(rules, paytable, decided, final_strengths(rules, d["player"], d["board"]),
                         final_strengths(rules, d["dealer"], d["board"]), pays_on)
         total += result.sum()
@@ -112,3 +119,17 @@ def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, strategy="
         done += n
     mean = total / hands
     return Simulation(hands, mean, sqrt(total_sq / hands - mean**2), n_calls / hands)
+
+
+def simulate_strategy(engine: ReturnEngine, paytable, strategy, hands: int, seed: int,
+                      pays_on: str = "ante") -> Simulation:
+    """Simulate a strategy of the engine, with the engine's exact house edge beside it."""
+    exact = engine.decide(paytable, strategy, pays_on)
+    if exact.calls.all():
+        sim = simulate(engine.rules, exact.paytable, hands, seed, pays_on=pays_on)
+    else:
+        hole, flop = engine.cards()
+        sim = simulate(engine.rules, exact.paytable, hands, seed, exact.calls,
+                       state_keys(colex_codes(flop), colex_codes(hole)), pays_on)
+    sim.exact_house_edge = float(exact.exact["house_edge"])
+    return sim

@@ -1,13 +1,21 @@
 """The per-state outcome store: parquet shards plus a JSON manifest, in one folder.
 
 * One folder per game and deck: ``<root>/<game>-<fingerprint>/`` (the fingerprint hashes
-  the rules the counts depend on and the engine version).
-* ``shard-NNNNN.parquet``: the canonical states of a run of flop classes, with
-  ``flop0..2``, ``hole0..k``, ``weight`` and the 40 count columns.
+  the rules the counts depend on and the engine version). The root is ``--store`` or
+  ``$CASINO_OMAHA_STORE``, else ``data/outcomes/`` in a checkout of the project, else a
+  per-user cache folder.
+* ``shard-NNNNN.parquet``: the canonical states of a run of :data:`FLOPS_PER_SHARD` flop
+  classes, in key order, with ``flop0..2``, ``hole0..k``, ``weight`` and the 40 count
+  columns of :data:`analysis.outcomes.COLUMNS`.
 * ``manifest.json``: rules, engine and package version, shard list with rows and a
   SHA-256 of each shard's content, and when complete the store checksum.
+* ``derived/<name>/``: pay-independent arrays computed from a complete store (the return
+  engine's packed counts, hand classes), kept as ``.npy`` files that are mapped, not read.
 * Every file is written to a temporary name and renamed, so an interrupted run never
   leaves a half-written shard, and the next run resumes from the finished ones.
+
+Only this module knows the shard layout: the rest asks for a state
+(:meth:`OutcomeStore.read_state`), for every shard in turn, or for derived arrays.
 """
 
 from __future__ import annotations
@@ -17,25 +25,43 @@ import hashlib
 import json
 import os
 import platform
-import tempfile
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from math import ceil
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .enumeration import COLUMNS, StateCounts
+from .atomic import atomic_path, atomic_write_bytes
+from .outcomes import COLUMNS, StateCounts, empty_counts
 from .rules import Rules
+from .symmetry import FlopClass, canonical_states, colex_codes, flop_classes
 
 #: Version of the counting method; bump when the meaning of the stored counts changes.
 ENGINE_VERSION = 1
 FORMAT = "casino-omaha-outcomes/1"
-DEFAULT_ROOT = Path(os.environ.get("CASINO_OMAHA_STORE", Path(__file__).resolve().parents[1] / "data" / "outcomes"))
+#: Flop classes per shard: a shard is the unit of progress, resumption and parallel work.
+FLOPS_PER_SHARD = 32
+#: Rows per parquet row group: reading one state reads one group of counts.
+ROW_GROUP = 16384
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 class StoreError(RuntimeError):
     """A store that cannot be used: wrong game, damaged or unfinished."""
+
+
+def default_root() -> Path:
+    """Where stores live unless ``--store`` says otherwise (see the module docstring)."""
+    if os.environ.get("CASINO_OMAHA_STORE"):
+        return Path(os.environ["CASINO_OMAHA_STORE"])
+    if (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "data" / "outcomes").is_dir():
+        return CHECKOUT / "data" / "outcomes"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("casino-omaha")) / "outcomes"
 
 
 def package_version() -> str:
@@ -45,6 +71,12 @@ def package_version() -> str:
         return version("casino-omaha-analysis")
     except PackageNotFoundError:
         return "unknown"
+
+
+def shard_plan(rules: Rules) -> list[list[FlopClass]]:
+    """The flop classes of each shard, in code order."""
+    classes = flop_classes(rules.deck, rules.suits)
+    return [classes[i : i + FLOPS_PER_SHARD] for i in range(0, len(classes), FLOPS_PER_SHARD)]
 
 
 def content_digest(sc: StateCounts) -> str:
@@ -57,21 +89,13 @@ def content_digest(sc: StateCounts) -> str:
     return h.hexdigest()
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(f.name, path)
-
-
 class OutcomeStore:
     """A store folder for one game (see the module docstring)."""
 
-    def __init__(self, path: Path, rules: Rules, n_shards: int):
+    def __init__(self, path: Path, rules: Rules):
         self.path = Path(path)
         self.rules = rules
-        self.n_shards = n_shards
+        self.n_shards = ceil(len(flop_classes(rules.deck, rules.suits)) / FLOPS_PER_SHARD)
         self.manifest_path = self.path / "manifest.json"
         if self.manifest_path.exists():
             self.manifest = json.loads(self.manifest_path.read_text())
@@ -83,8 +107,8 @@ class OutcomeStore:
                 "package_version": package_version(),
                 "rules": rules.describe(),
                 "fingerprint": fingerprint(rules),
-                "columns": list(COLUMNS),
-                "n_shards": n_shards,
+                "columns": [c.name for c in COLUMNS],
+                "n_shards": self.n_shards,
                 "total_states": rules.states,
                 "completions_per_state": rules.completions,
                 "total_combinations": rules.total_combinations,
@@ -95,9 +119,9 @@ class OutcomeStore:
             }
 
     @classmethod
-    def for_rules(cls, rules: Rules, n_shards: int, root: Path | None = None) -> OutcomeStore:
-        root = Path(root) if root is not None else DEFAULT_ROOT
-        return cls(root / f"{rules.name}-{fingerprint(rules)}", rules, n_shards)
+    def for_rules(cls, rules: Rules, root: Path | None = None) -> OutcomeStore:
+        root = Path(root) if root is not None else default_root()
+        return cls(root / f"{rules.name}-{fingerprint(rules)}", rules)
 
     def _check_matches(self) -> None:
         m = self.manifest
@@ -114,6 +138,11 @@ class OutcomeStore:
     def checksum(self) -> str | None:
         return self.manifest.get("checksum")
 
+    @property
+    def rows(self) -> int:
+        """Canonical states stored."""
+        return sum(s["rows"] for s in self.manifest["shards"].values())
+
     def shard_path(self, i: int) -> Path:
         return self.path / f"shard-{i:05d}.parquet"
 
@@ -121,16 +150,19 @@ class OutcomeStore:
         """Shards recorded in the manifest whose file is present."""
         return {int(i) for i in self.manifest["shards"] if self.shard_path(int(i)).exists()}
 
+    # --- writing ----------------------------------------------------------------------
+
     def write_shard(self, i: int, sc: StateCounts) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         k = sc.hole.shape[1]
         columns = {f"flop{j}": sc.flop[:, j].astype(np.int8) for j in range(3)}
         columns |= {f"hole{j}": sc.hole[:, j].astype(np.int8) for j in range(k)}
         columns["weight"] = sc.weight.astype(np.int64)
-        columns |= {name: sc.counts[:, j] for j, name in enumerate(COLUMNS)}
+        columns |= {c.name: sc.counts[:, j] for j, c in enumerate(COLUMNS)}
         table = pa.table(columns)
         sink = pa.BufferOutputStream()
-        pq.write_table(table, sink, compression="zstd", compression_level=1, write_page_checksum=True)
+        pq.write_table(table, sink, compression="zstd", compression_level=1, write_page_checksum=True,
+                       row_group_size=ROW_GROUP)
         atomic_write_bytes(self.shard_path(i), sink.getvalue().to_pybytes())
         self.manifest["shards"][str(i)] = {
             "rows": len(sc),
@@ -159,32 +191,57 @@ class OutcomeStore:
     def _save_manifest(self) -> None:
         atomic_write_bytes(self.manifest_path, (json.dumps(self.manifest, indent=1) + "\n").encode())
 
-    def read_shard(self, i: int, verify: bool = False, into: StateCounts | None = None, at: int = 0) -> StateCounts:
+    # --- reading ----------------------------------------------------------------------
+
+    def _require_complete(self) -> None:
+        if not self.complete:
+            raise StoreError(f"{self.path}: the store is not complete; run `casino-omaha enumerate` to finish it")
+
+    def read_shard(self, i: int, verify: bool = False, into: StateCounts | None = None, at: int = 0,
+                   counts: bool = True) -> StateCounts:
         """One shard's states; written into ``into`` at row ``at`` when given.
 
         Parquet page checksums are always checked; ``verify`` also recomputes the
-        shard's content SHA-256 against the manifest.
+        shard's content SHA-256 against the manifest. ``counts=False`` reads the cards only.
         """
-        table = pq.read_table(self.shard_path(i), page_checksum_verification=True)
-        n, k = table.num_rows, self.rules.hole_cards
-        out = into if into is not None else empty_counts(n, k)
+        k = self.rules.hole_cards
+        names = [f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)] + ["weight"]
+        if counts:
+            names += [c.name for c in COLUMNS]
+        table = pq.read_table(self.shard_path(i), columns=names, page_checksum_verification=True)
+        n = table.num_rows
+        out = into if into is not None else empty_counts(n, k, len(COLUMNS) if counts else 0)
         rows = slice(at, at + n)
         for j in range(3):
             out.flop[rows, j] = table.column(f"flop{j}").to_numpy()
         for j in range(k):
             out.hole[rows, j] = table.column(f"hole{j}").to_numpy()
         out.weight[rows] = table.column("weight").to_numpy()
-        for j, name in enumerate(COLUMNS):
-            out.counts[rows, j] = table.column(name).to_numpy()
+        if counts:
+            for j, c in enumerate(COLUMNS):
+                out.counts[rows, j] = table.column(c.name).to_numpy()
         part = StateCounts(out.flop[rows], out.hole[rows], out.weight[rows], out.counts[rows])
         if verify and content_digest(part) != self.manifest["shards"][str(i)]["sha256"]:
             raise StoreError(f"{self.shard_path(i)}: content does not match its checksum; delete the store and rerun")
         return part
 
+    def iter_shards(self) -> Iterator[tuple[int, StateCounts]]:
+        """(first row, states) of every shard in order; the next shard is read while the
+        caller works on the current one."""
+        self._require_complete()
+        start = 0
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = pool.submit(self.read_shard, 0)
+            for i in range(self.n_shards):
+                part = pending.result()
+                if i + 1 < self.n_shards:
+                    pending = pool.submit(self.read_shard, i + 1)
+                yield start, part
+                start += len(part)
+
     def load(self, verify: bool = False) -> StateCounts:
         """Every state of a complete store, in key order (shards read in parallel)."""
-        if not self.complete:
-            raise StoreError(f"{self.path}: the store is not complete; run the enumeration to finish it")
+        self._require_complete()
         rows = [self.manifest["shards"][str(i)]["rows"] for i in range(self.n_shards)]
         starts = np.concatenate([[0], np.cumsum(rows)])
         out = empty_counts(int(starts[-1]), self.rules.hole_cards)
@@ -195,20 +252,69 @@ class OutcomeStore:
                     raise StoreError(f"{self.shard_path(i)}: holds {len(part)} rows, the manifest says {rows[i]}")
         return out
 
+    def cards(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hole, flop) of every stored state, in key order (the count columns are not read)."""
+        self._require_complete()
+        out = empty_counts(self.rows, self.rules.hole_cards, 0)
+        starts = np.cumsum([0] + [self.manifest["shards"][str(i)]["rows"] for i in range(self.n_shards)])
+        with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+            list(pool.map(lambda i: self.read_shard(i, into=out, at=int(starts[i]), counts=False),
+                          range(self.n_shards)))
+        return out.hole, out.flop
+
+    def read_state(self, hole, flop) -> np.ndarray:
+        """The 40 counts (int64) of one real state, any suits and card order: only the
+        shard that holds its canonical form is read, and of its counts only the row group
+        (:data:`ROW_GROUP` rows) that holds the state."""
+        self._require_complete()
+        flop_code, hole_code = canonical_states(np.array([hole]), np.array([flop]), self.rules.suits)
+        codes = [fc.code for shard in shard_plan(self.rules) for fc in shard]
+        path = self.shard_path(int(np.searchsorted(codes, flop_code[0])) // FLOPS_PER_SHARD)
+        k = self.rules.hole_cards
+        shard = pq.ParquetFile(path)
+        cards = shard.read(columns=[f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)])
+        flops = np.stack([cards.column(f"flop{j}").to_numpy() for j in range(3)], axis=1)
+        rows = np.flatnonzero(colex_codes(flops) == flop_code[0])
+        holes = np.stack([cards.column(f"hole{j}").to_numpy()[rows] for j in range(k)], axis=1)
+        found = rows[colex_codes(holes) == hole_code[0]] if len(rows) else rows
+        if len(found) != 1:
+            raise StoreError(f"{path}: state {list(hole)} / {list(flop)} is missing from the outcome store; "
+                             "run `casino-omaha enumerate` again to rebuild it")
+        row, group = int(found[0]), 0
+        while row >= shard.metadata.row_group(group).num_rows:
+            row -= shard.metadata.row_group(group).num_rows
+            group += 1
+        counts = shard.read_row_group(group, columns=[c.name for c in COLUMNS])
+        return np.array([counts.column(c.name)[row].as_py() for c in COLUMNS], dtype=np.int64)
+
     def verify(self) -> None:
         """Recompute every shard's content checksum; raise StoreError on a mismatch."""
         for i in range(self.n_shards):
             self.read_shard(i, verify=True)
 
+    # --- derived arrays ---------------------------------------------------------------
 
-def empty_counts(n: int, k: int) -> StateCounts:
-    """Uninitialised column-major arrays for n states (columns are what analysis reads)."""
-    return StateCounts(
-        flop=np.empty((n, 3), np.int8, order="F"),
-        hole=np.empty((n, k), np.int8, order="F"),
-        weight=np.empty(n, np.int64),
-        counts=np.empty((n, len(COLUMNS)), np.uint32, order="F"),
-    )
+    def derived(self, name: str, build: Callable[[OutcomeStore], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+        """Pay-independent arrays computed from this complete store by ``build(store)``:
+        computed once, kept in ``derived/<name>/`` with the store checksum they were made
+        from, and mapped read-only on later calls (a rebuilt store makes them again)."""
+        self._require_complete()
+        folder = self.path / "derived" / name
+        meta_path = folder / "meta.json"
+        if meta_path.exists():
+            meta = json.loads(meta_path.read_text())
+            paths = {key: folder / f"{key}.npy" for key in meta["arrays"]}
+            if meta.get("checksum") == self.checksum and all(
+                    p.exists() and p.stat().st_size == meta["arrays"][key] for key, p in paths.items()):
+                return {key: np.load(p, mmap_mode="r", allow_pickle=False) for key, p in paths.items()}
+        arrays = build(self)
+        folder.mkdir(parents=True, exist_ok=True)
+        for key, array in arrays.items():
+            with atomic_path(folder / f"{key}.npy") as tmp, open(tmp, "wb") as f:
+                np.save(f, np.asarray(array), allow_pickle=False)
+        sizes = {key: (folder / f"{key}.npy").stat().st_size for key in arrays}
+        atomic_write_bytes(meta_path, json.dumps({"checksum": self.checksum, "arrays": sizes}, indent=1).encode())
+        return self.derived(name, build)
 
 
 def fingerprint(rules: Rules) -> str:

@@ -52,18 +52,22 @@ class FlopClass:
 
 def flop_classes(deck, suits) -> list[FlopClass]:
     """The classes of 3-card flops of the deck under suit permutations, by code."""
+    return _flop_classes(tuple(deck), tuple(suits))
+
+
+@cache
+def _flop_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> list[FlopClass]:
     perms = suit_permutations(suits)
     flops = np.array(list(combinations(sorted(deck), 3)), dtype=np.int64)
+    own = colex_codes(flops)
     canon = canonical_codes(flops, perms)
     codes, counts = np.unique(canon, return_counts=True)
-    own = colex_codes(flops)
-    by_code = {int(c): flops[i] for i, c in enumerate(own)}
-    classes = []
-    for code, count in zip(codes, counts):
-        flop = by_code[int(code)]
-        stab = perms[[bool(colex_codes(p[flop])[0] == code) for p in perms]]
-        classes.append(FlopClass(tuple(int(c) for c in flop), int(code), int(count), stab))
-    return classes
+    is_rep = own == canon  # the member of each class whose own code is the class's code
+    reps = flops[is_rep][np.argsort(own[is_rep])]  # in code order, as codes
+    images = np.array([colex_codes(p[reps]) for p in perms])  # perms x classes
+    fixes = images == codes[None, :]
+    return [FlopClass(tuple(int(c) for c in rep), int(code), int(count), perms[fixes[:, i]])
+            for i, (rep, code, count) in enumerate(zip(reps, codes, counts))]
 
 
 @cache

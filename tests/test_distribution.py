@@ -2,8 +2,6 @@
 the board grouping, the closed-form totals, the Casino Omaha outcome store, pay tables."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from itertools import combinations
 from math import comb
@@ -111,11 +109,7 @@ def test_paytable_return_conventions():
     assert madrid.attrs["expected_return"] == 1 + expected
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True)
-
-
-def test_cli_final_hands():
+def test_cli_final_hands(cli):
     out = cli("final-hands", "--hole-cards", "3", "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

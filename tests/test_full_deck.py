@@ -1,50 +1,78 @@
 """Full-deck checks: closed-form totals, naive spot checks of random states, Monte Carlo
-agreement and the published Casino Hold'em house edge. Marked slow; run in CI."""
+agreement, the published Casino Hold'em house edge, and the README's exact figures.
+Marked slow; run in CI."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from analysis.paytable import PayTable
-from analysis.returns import evaluate_strategy
-from analysis.simulate import simulate
+from analysis.simulate import simulate_strategy
+from analysis.tables import CATEGORIES
 from naive import naive_state_counts
 
 pytestmark = pytest.mark.slow
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
 
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
 def test_totals_equal_closed_forms(game, request):
-    rules, sc = request.getfixturevalue(game)
-    assert int(sc.weight.sum()) == rules.states
-    assert (sc.counts.sum(axis=1, dtype=np.int64) == rules.completions).all()
-    assert np.all(np.diff(sc.keys) > 0)
+    rules, engine = request.getfixturevalue(game)
+    assert int(engine.weight.sum(dtype=np.int64)) == rules.states
+    last = -1
+    for start, part in engine.source.iter_shards():
+        assert (part.counts.sum(axis=1, dtype=np.int64) == rules.completions).all()
+        keys = part.keys
+        assert keys[0] > last and np.all(np.diff(keys) > 0)
+        last = keys[-1]
+        np.testing.assert_array_equal(part.weight, engine.weight[start : start + len(part)])
 
 
 @pytest.mark.parametrize("game, n", [("holdem", 4), ("omaha", 3)])
 def test_random_states_match_naive_enumeration(game, n, request):
-    rules, sc = request.getfixturevalue(game)
-    rng = np.random.default_rng(20261130)
-    for i in rng.choice(len(sc), n, replace=False):
-        expected = naive_state_counts(rules, [int(c) for c in sc.hole[i]], [int(c) for c in sc.flop[i]])
-        np.testing.assert_array_equal(sc.counts[i].astype(np.int64), expected)
+    """The store's counts and the engine's packed counts of random states, against a naive
+    enumeration of all their completions."""
+    rules, engine = request.getfixturevalue(game)
+    hole, flop = engine.cards()
+    rows = np.random.default_rng(20261130).choice(engine.states, n, replace=False)
+    for row, packed in zip(rows, engine.pay.unpack(rows)):
+        expected = naive_state_counts(rules, [int(c) for c in hole[row]], [int(c) for c in flop[row]])
+        np.testing.assert_array_equal(engine.source.read_state(hole[row], flop[row]), expected)
+        by = expected.reshape(len(CATEGORIES), 4)
+        np.testing.assert_array_equal(packed, [*by[:, 0], *by[:, 1], by[:, 3].sum()])
 
 
 def test_casino_holdem_reproduces_the_published_house_edge(holdem):
     # Wizard of Odds, Casino Hold'em: house edge 2.16% per ante, element of risk 0.82%,
     # the optimal player calls 82% of hands
-    rules, sc = holdem
-    s = evaluate_strategy(sc, rules, None, "optimal").summary()
+    _, engine = holdem
+    s = engine.decide(None, "optimal").summary()
     assert round(100 * s["house_edge"], 2) == 2.16
     assert round(100 * s["element_of_risk"], 2) == 0.82
     assert round(100 * s["call_rate"]) == 82
 
 
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
-@pytest.mark.parametrize("strategy", ["always-call", "optimal"])
-def test_monte_carlo_agrees_within_four_standard_errors(game, strategy, request):
-    rules, sc = request.getfixturevalue(game)
-    paytable = PayTable.load(None)
-    exact = evaluate_strategy(sc, rules, paytable, strategy)
-    sim = simulate(rules, paytable, 1_000_000, seed=2026, strategy=strategy, sc=sc, calls=exact.calls)
-    assert abs(sim.house_edge - float(exact.exact["house_edge"])) < 4 * sim.standard_error
-    assert abs(sim.call_rate - float(exact.exact["call_rate"])) < 4 * np.sqrt(0.25 / sim.hands)
+@pytest.mark.parametrize("strategy, paytable, pays_on", [("always-call", "antewin", "ante"),
+                                                         ("optimal", "antewin", "ante"),
+                                                         ("optimal", "madrid", "call")])
+def test_monte_carlo_agrees_within_four_standard_errors(game, strategy, paytable, pays_on, request):
+    _, engine = request.getfixturevalue(game)
+    sim = simulate_strategy(engine, paytable, strategy, 1_000_000, seed=2026, pays_on=pays_on)
+    assert abs(sim.z) < 4
+    exact = engine.decide(paytable, strategy, pays_on).exact
+    assert abs(sim.call_rate - float(exact["call_rate"])) < 4 * np.sqrt(0.25 / sim.hands)
+
+
+def test_readme_figures_are_the_engines(holdem, omaha):
+    """Every row of the README's results table, as the engine computes it today."""
+    for name, (_, engine) in (("Casino Omaha", omaha), ("Casino Hold'em", holdem)):
+        for strategy in ("optimal", "always-call"):
+            e = engine.decide(None, strategy).exact
+            label = "always call" if strategy == "always-call" else strategy
+            row = (f"| {name} | {label} | {float(e['house_edge']):.4%} | {float(e['element_of_risk']):.4%} | "
+                   f"{float(e['call_rate']):.2%} | {e['std_dev']:.3f} | {float(e['hit_frequency']):.2%} |")
+            assert row.replace("100.00%", "100%") in README, row
+    assert f"exactly {omaha[1].decide().exact['house_edge']}" in README
+    simple = omaha[1].decide(None, "simple").exact["house_edge"]
+    assert f"**{float(simple):.4%}** ({simple})" in README

@@ -1,21 +1,20 @@
-"""Exact results of a game: compute the outcome store (or reuse and resume it) and load it."""
+"""Runs of the exact enumeration: compute a game's outcome store shard by shard, resuming
+whatever an interrupted run left, and load it."""
 
 from __future__ import annotations
 
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from math import ceil
 from pathlib import Path
 
 from tqdm import tqdm
 
-from .enumeration import StateCounts, plan, prepare, run
+from .enumeration import prepare, run
+from .outcomes import StateCounts
 from .rules import Rules
-from .store import OutcomeStore
-
-#: Flop classes per shard: a shard is the unit of progress, resumption and parallel work.
-FLOPS_PER_SHARD = 32
+from .store import OutcomeStore, shard_plan
+from .threads import check_threads
 
 
 def ensure_store(
@@ -29,9 +28,9 @@ def ensure_store(
     Finished shards are kept when the run is interrupted; the next call resumes.
     The next shard is prepared (in Python) while the kernel counts the current one.
     """
-    classes = plan(rules)
-    shards = [classes[i : i + FLOPS_PER_SHARD] for i in range(0, len(classes), FLOPS_PER_SHARD)]
-    store = OutcomeStore.for_rules(rules, len(shards), root)
+    threads = check_threads(threads)
+    shards = shard_plan(rules)
+    store = OutcomeStore.for_rules(rules, root)
     if store.complete:
         return store
     todo = [i for i in range(len(shards)) if i not in store.done()]
@@ -63,6 +62,3 @@ def load_outcomes(rules: Rules, root: Path | None = None, threads: int | None = 
     """Per-state counts of the whole game (from the store, computing it if needed)."""
     return ensure_store(rules, root, threads, progress).load()
 
-
-def shard_count(rules: Rules) -> int:
-    return ceil(len(plan(rules)) / FLOPS_PER_SHARD)

@@ -1,0 +1,92 @@
+"""What the commands share: the game and pay-table options, argument types that reject bad
+values at parse time, and printing JSON. Only argparse and the standard library are
+imported here (and the package's light modules), so ``casino-omaha --help`` stays instant."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from ..rules import PAYS_ON, PRESETS
+from ..threads import MAX_THREADS
+
+MAX_HANDS = 10**9
+
+
+def whole_number(low: int, high: int | None = None, what: str = "a number"):
+    """An argparse type: a whole number in [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            limit = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
+            raise argparse.ArgumentTypeError(f"{what} must be {limit}, got {value:,}")
+        return value
+
+    return parse
+
+
+threads = whole_number(1, MAX_THREADS, "threads")
+hands = whole_number(1, MAX_HANDS, "hands")
+seed = whole_number(0, 2**63 - 1, "the seed")
+
+
+def number(text: str) -> Fraction:
+    """An argparse type: an exact number (``0.02``, ``3/2``)."""
+    try:
+        return Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def add_game_options(p: argparse.ArgumentParser, store: bool = True) -> None:
+    p.add_argument("--game", choices=tuple(PRESETS), default="casino-omaha", help="the game (default casino-omaha)")
+    if store:
+        p.add_argument("--store", type=Path, default=None,
+                       help="outcome store root (default: $CASINO_OMAHA_STORE, data/outcomes in a checkout, "
+                            "else a per-user cache folder)")
+        p.add_argument("--threads", type=threads, default=None, help="worker threads (default: all cores)")
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> None:
+    p.add_argument("--paytable", default=default,
+                   help=f"pay table: a CSV file or the name of a table that ships with the package (default {default})")
+    p.add_argument("--pays-on", choices=PAYS_ON, default="ante",
+                   help="which bet the table pays: ante (AnteWin, default) or call (Caribbean)")
+
+
+def add_format(p: argparse.ArgumentParser, *extra: str) -> None:
+    p.add_argument("--format", choices=("table", "json", *extra), default="table", help="output format")
+
+
+def progress(args) -> bool | None:
+    """The progress-bar setting of the store options (None: when stderr is a terminal)."""
+    return False if args.no_progress else None
+
+
+def engine_for(args):
+    """The return engine of ``--game`` from its store (enumerated first if missing)."""
+    from ..engine import load_engine
+
+    return load_engine(args.game, args.store, args.threads, progress(args))
+
+
+def print_json(data) -> None:
+    """One JSON object on stdout; exact numbers (Fractions) as text, numpy numbers as numbers."""
+    json.dump(data, sys.stdout, indent=1, default=_plain)
+    sys.stdout.write("\n")
+
+
+def _plain(value):
+    if isinstance(value, Fraction):
+        return str(value)
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")

@@ -1,0 +1,75 @@
+"""``casino-omaha report``: the return table and exact figures of a game, pay table and
+strategy, or with ``--out`` the full report (Excel workbook and HTML page with plots)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import add_format, add_game_options, add_pay_options, engine_for, print_json
+
+NAME = "report"
+STRATEGIES = ("optimal", "always-call", "simple")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(NAME, help="return table and summary of a game, pay table and strategy",
+                       description=__doc__.split("\n\n")[0].replace("``", ""))
+    add_game_options(p)
+    add_pay_options(p)
+    p.add_argument("--strategy", choices=STRATEGIES, default="optimal",
+                   help="optimal, always-call, or simple (the few-rule strategy derived for this game and table)")
+    add_format(p, "csv")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="write the full report (Excel workbook and HTML page with plots) into DIR")
+
+
+def format_result(result) -> str:
+    """The return table and the summary figures as text."""
+    t = result.table.copy()
+    t["combinations"] = t["combinations"].map("{:,}".format)
+    t["probability"] = t["probability"].map("{:.10f}".format)
+    t["payoff"] = t["payoff"].map("{:+g}".format)
+    t["contribution"] = t["contribution"].map("{:+.8f}".format)
+    s, e = result.summary(), result.exact
+    lines = [
+        f"{result.rules.name}: pay table {result.paytable.name} (pays on the {result.pays_on}), {result.strategy} strategy",
+        "",
+        t.to_string(index=False),
+        "",
+        f"total combinations  {s['total_combinations']:,}",
+        f"house edge          {s['house_edge']:.6%} per ante  (exact {e['house_edge']})",
+        f"element of risk     {s['element_of_risk']:.6%} of the total wager  (exact {e['element_of_risk']})",
+        f"call rate           {s['call_rate']:.6%}",
+        f"average wager       {s['average_wager']:.6f} antes",
+        f"standard deviation  {s['std_dev']:.6f} antes per hand",
+        f"hit frequency       {s['hit_frequency']:.6%}",
+    ]
+    if result.strategy == "optimal":
+        lines.append("optimal strategy: call when EV(call) > EV(fold); fold on an exact tie")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from ..paytable import PayTable
+
+    paytable = PayTable.load(args.paytable)
+    engine = engine_for(args)
+    if args.out is not None:
+        from ..report import build_report
+
+        report = build_report(engine, paytable, args.strategy, args.pays_on)
+        xlsx, page = report.write(args.out)
+        s = report.result.summary()
+        print(f"{engine.rules.name}, pay table {paytable.name}, {args.strategy} strategy: house edge "
+              f"{s['house_edge']:.4%}, element of risk {s['element_of_risk']:.4%}, call rate {s['call_rate']:.2%}")
+        print(f"report written to {xlsx.parent}/\n  {xlsx}\n  {page}")
+        return 0
+    result = engine.decide(paytable, args.strategy, args.pays_on)
+    if args.format == "json":
+        print_json(result.summary() | {"store_checksum": engine.source.checksum,
+                                       "return_table": result.table.to_dict(orient="records")})
+    elif args.format == "csv":
+        print(result.table.to_csv(index=False), end="")
+    else:
+        print(format_result(result))
+    return 0

@@ -1,0 +1,97 @@
+"""``casino-omaha tune``: a changed pay table with the strategy re-optimised, sweeps of one
+or two pays, or the pay that hits a target house edge."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from .common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
+from .report import format_result
+
+NAME = "tune"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(NAME, help="re-optimise for a changed pay table, sweep pays, or solve for a target edge",
+                       description=__doc__.replace("``", ""))
+    add_game_options(p)
+    add_pay_options(p)
+    p.add_argument("--set", action="append", default=[], metavar="CATEGORY=PAY", help="change one pay of the table")
+    p.add_argument("--sweep", action="append", default=[], metavar="CATEGORY=LOW:HIGH:STEP",
+                   help="vary one pay (twice for a grid); LOW:HIGH:STEP or a comma list")
+    p.add_argument("--plot", type=str, help="with --sweep: write the plot to this PNG file")
+    p.add_argument("--target", type=number, help="solve for this house edge per ante (e.g. 0.02)")
+    p.add_argument("--vary", action="append", default=[], metavar="CATEGORY", help="pay(s) to solve for")
+    p.add_argument("--bounds", nargs=2, type=number, default=(Fraction(0), Fraction(1000)), metavar=("LOW", "HIGH"))
+    p.add_argument("--integer", action="store_true", help="whole-number pays only")
+    add_format(p)
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """``"flush=3"`` -> ("flush", "3")."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise ValueError(f"expected CATEGORY=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def parse_range(text: str, limit: int) -> list[Fraction]:
+    """``"1:3:0.5"`` -> [1, 1.5, 2, 2.5, 3] (inclusive), or a comma list ``"1,2,5"``; at
+    most ``limit`` values."""
+    try:
+        if ":" in text:
+            lo, hi, step = (Fraction(p) for p in text.split(":"))
+            if step <= 0 or hi < lo:
+                raise ValueError
+            n = int((hi - lo) / step) + 1
+            if n > limit:
+                raise OverflowError(n)
+            return [lo + i * step for i in range(n)]
+        return [Fraction(p) for p in text.split(",")]
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"bad range {text!r}: use LOW:HIGH:STEP or a comma list") from None
+    except OverflowError as e:
+        raise ValueError(f"range {text!r} has {e.args[0]:,} values, at most {limit:,}: widen the step") from None
+
+
+def run(args) -> int:
+    from ..paytable import PayTable
+    from ..tuning import MAX_SWEEP, Tuner
+
+    table = PayTable.load(args.paytable)
+    if args.set:
+        table = table.replace(name=f"{table.name} (changed)", **dict(parse_assignment(a) for a in args.set))
+    sweeps = {c: parse_range(v, MAX_SWEEP) for c, v in map(parse_assignment, args.sweep)}
+    if args.target is not None and not args.vary:
+        raise ValueError("--target needs --vary CATEGORY")
+    if args.plot and not sweeps:
+        raise ValueError("--plot goes with --sweep")
+    tuner = Tuner(engine_for(args), args.pays_on)
+    if sweeps:
+        frame = tuner.sweep(table, **sweeps)
+        if args.plot:
+            from ..plots import plot_sweep
+
+            names = list(sweeps)
+            ax = plot_sweep(frame, names[0], names[1] if len(names) > 1 else None)
+            ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
+        print(frame.to_json(orient="records") if args.format == "json" else frame.to_string(index=False))
+    elif args.target is not None:
+        frame = tuner.solve(args.target, args.vary, tuple(args.bounds), args.integer, table)
+        if args.format == "json":
+            print_json(frame.to_dict(orient="records"))
+        else:
+            print(frame.drop(columns=["exact_pays", "exact_house_edge"]).to_string(index=False))
+            for pays, edge in zip(frame["exact_pays"], frame["exact_house_edge"]):
+                print(f"exact: {', '.join(f'{c} pays {v}' for c, v in pays.items())} -> house edge {edge}")
+    else:
+        start = time.perf_counter()
+        result = tuner.evaluate(table)
+        took = time.perf_counter() - start
+        if args.format == "json":
+            print_json(result.summary() | {"seconds": round(took, 3)})
+        else:
+            print(format_result(result))
+            print(f"re-optimised in {took:.2f} s")
+    return 0

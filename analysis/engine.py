@@ -1,0 +1,363 @@
+"""The return engine: built once from the per-state counts, it plays any strategy with any
+pay table and gives the exact return table.
+
+The counts do not depend on pays, so a new pay table is a re-optimisation, not a
+re-enumeration. The engine keeps one compact matrix of the 21 pay-relevant counts per
+state (dealer not qualifying and player wins per category, dealer wins; ties are what is
+left), packed 3 bytes a count for the compiled core (:mod:`analysis._engine`). For a pay
+table the optimal decisions and the return table's counts come from one pass over it.
+
+Exactness: pays are scaled by their common denominator d, so EV(call) - EV(fold) of a
+state, times d and its completions, is the integer ``base + sum_j coef_j * count_j``; the
+core sums it in 128-bit integers. Coefficients beyond 64 bits (pays with huge
+denominators) are decided in float64 and every state within rounding of a tie is settled
+in exact fractions. Every count of the return table is an exact integer and every figure
+an exact Fraction until it is shown; no valid pay table is refused.
+
+Strategies (:data:`STRATEGIES`): ``optimal`` (call when EV(call) > EV(fold); an exact tie
+folds), ``always-call``, ``always-fold``, ``simple`` (the few-rule strategy derived for
+the game and pay table), or any callable ``f(engine, paytable, pays_on) -> bool per state``.
+
+>>> from analysis.enumeration import count_flops, plan
+>>> from analysis.rules import preset
+>>> rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
+>>> engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
+>>> base = engine.decide()
+>>> richer = engine.decide(base.paytable.replace(flush=5))
+>>> richer.exact["house_edge"] < base.exact["house_edge"]
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+import pandas as pd
+
+from . import _engine
+from .figures import exact_figures, summary_figures
+from .hand_classes import HandProfile, hand_profile
+from .outcomes import COLUMNS, RESULTS, StateCounts, column_index
+from .paytable import PayTable
+from .payoffs import RowKey, check_pays_on, outcome_payoffs, row_keys, row_of
+from .rules import Rules, preset
+from .runs import ensure_store
+from .simple_strategy import simple_calls
+from .tables import CATEGORIES
+from .threads import check_threads
+
+_INT64 = 2**63
+if sys.byteorder != "little":  # the compiled core reads packed counts as little-endian words
+    raise ImportError("analysis.engine needs a little-endian machine")
+
+#: Columns of the pay-relevant matrix: each is the sum of these count columns.
+PAY_SOURCES = (
+    [(column_index("noqual", c),) for c in CATEGORIES]
+    + [(column_index("win", c),) for c in CATEGORIES]
+    + [tuple(column_index("loss", c) for c in CATEGORIES)]
+)
+#: The other count columns (ties and dealer wins per category), mapped, not kept: the
+#: final-hands table of a report is their only reader.
+REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
+
+Strategy = Callable[["ReturnEngine", PayTable, str], np.ndarray]
+
+
+class Packed:
+    """Counts packed row by row, ``width`` bytes each (see :mod:`analysis._engine`)."""
+
+    def __init__(self, data: np.ndarray, rows: int, ncols: int, width: int):
+        self.data, self.rows, self.ncols, self.width = data, rows, ncols, width
+
+    @classmethod
+    def pack(cls, counts: np.ndarray, sources, width: int) -> Packed:
+        """Pack columns that are sums of ``counts`` columns (uint32 rows x 40)."""
+        rows = len(counts)
+        data = np.zeros(rows * len(sources) * width + 1, dtype=np.uint8)
+        cls.fill(data, rows, 0, counts, sources, width)
+        return cls(data, rows, len(sources), width)
+
+    @staticmethod
+    def fill(data: np.ndarray, rows: int, start: int, counts: np.ndarray, sources, width: int) -> None:
+        """Write the packed rows ``start...`` of ``counts`` into ``data``."""
+        stride = len(sources) * width
+        block = data[: rows * stride].reshape(rows, stride)[start : start + len(counts)]
+        for j, cols in enumerate(sources):
+            column = counts[:, cols[0]].astype("<u4")
+            for c in cols[1:]:
+                column += counts[:, c]
+            if width == 3 and len(column) and int(column.max()) >= 1 << 24:
+                raise OverflowError("a count does not fit in 3 bytes")
+            block[:, j * width : (j + 1) * width] = column.view(np.uint8).reshape(-1, 4)[:, :width]
+
+    def unpack(self, rows) -> np.ndarray:
+        """The counts of the given rows as int64 (rows x ncols)."""
+        stride = self.ncols * self.width
+        raw = self.data[: self.rows * stride].reshape(self.rows, stride)[np.asarray(rows)]
+        raw = raw.reshape(len(raw), self.ncols, self.width).astype(np.int64)
+        return sum(raw[:, :, b] << (8 * b) for b in range(self.width))
+
+    def play(self, weight, calls: np.ndarray, coef=None, base: int = 0, threads: int | None = None) -> np.ndarray:
+        """Sums of weight x count over the called rows (and the called weight, last).
+        With ``coef``, ``calls`` is filled first with the exact decisions."""
+        decide = coef is not None
+        c = np.asarray(coef if decide else [], dtype=np.int64)
+        # the sum fits in 64 bits unless |coef| x largest count x columns + |base| does not
+        wide = decide and max(map(abs, coef)) * (1 << 8 * self.width) * self.ncols + abs(base) >= _INT64
+        sums = _engine.play(self.data, self.rows, self.ncols, self.width, weight, c, base, wide,
+                            calls.view(np.uint8), decide, check_threads(threads))
+        return sums.astype(np.int64)
+
+    def margins(self, coef, base: float, threads: int | None = None) -> np.ndarray:
+        return _engine.margins(self.data, self.rows, self.ncols, self.width, np.asarray(coef, dtype=np.float64),
+                               float(base), check_threads(threads))
+
+    def group_sums(self, weight, groups: np.ndarray, n: int, threads: int | None = None) -> np.ndarray:
+        sums = _engine.group_sums(self.data, self.rows, self.ncols, self.width, weight,
+                                  np.ascontiguousarray(groups, dtype=np.int32), n, check_threads(threads))
+        return sums.astype(np.int64)
+
+
+@dataclass
+class GameResult:
+    """The exact return of one game, pay table and strategy."""
+
+    rules: Rules
+    paytable: PayTable
+    strategy: str
+    pays_on: str
+    table: pd.DataFrame  # the return table
+    exact: dict  # exact figures: Fractions and ints
+    calls: np.ndarray  # the decision per state
+
+    def summary(self) -> dict:
+        """Figures for display and JSON: floats, plus exact values as strings."""
+        head = {"game": self.rules.name, "paytable": self.paytable.name, "pays_on": self.pays_on,
+                "strategy": self.strategy}
+        return head | summary_figures(self.exact)
+
+
+def game_result(rules: Rules, paytable: PayTable, strategy: str, pays_on: str, combos: dict[RowKey, int],
+                calls: np.ndarray) -> GameResult:
+    """Return table and exact figures from the deals counted per return-table row."""
+    payoffs = outcome_payoffs(paytable, rules, pays_on)
+    total = sum(combos.values())
+    if total != rules.total_combinations:
+        raise AssertionError(f"combinations add up to {total}, expected {rules.total_combinations}")
+    called_states = rules.states - combos[("fold", "")] // rules.completions
+    table = pd.DataFrame({
+        "outcome": [k[0] for k in payoffs],
+        "category": [k[1] for k in payoffs],
+        "combinations": np.array([combos[k] for k in payoffs], dtype=np.int64),
+        "probability": [combos[k] / total for k in payoffs],
+        "payoff": [float(p) for p in payoffs.values()],
+        "contribution": [float(Fraction(combos[k], total) * p) for k, p in payoffs.items()],
+    })
+    exact = exact_figures(combos, payoffs, rules, called_states)
+    return GameResult(rules, paytable, strategy, pays_on, table, exact, calls)
+
+
+class ReturnEngine:
+    """Exact returns of one game for any pay table and strategy (see the module docstring).
+
+    Build it with :meth:`from_counts` (states in memory) or :meth:`from_store` (a complete
+    outcome store, whose packed matrix is cached beside the shards and mapped).
+    """
+
+    def __init__(self, rules: Rules, pay: Packed, rest: Packed, weight: np.ndarray, totals: np.ndarray, source):
+        self.rules, self.pay, self.rest, self.weight, self.source = rules, pay, rest, weight, source
+        self.totals = {tuple(column): int(n) for column, n in zip(COLUMNS, totals)}  # deals of the whole game
+        self._profile: HandProfile | None = None
+
+    @classmethod
+    def from_counts(cls, sc: StateCounts, rules: Rules) -> ReturnEngine:
+        width = count_width(rules)
+        weight = small_weights(sc.weight)
+        return cls(rules, Packed.pack(sc.counts, PAY_SOURCES, width), Packed.pack(sc.counts, REST_SOURCES, width),
+                   weight, weighted_totals(sc), sc)
+
+    @classmethod
+    def from_store(cls, store) -> ReturnEngine:
+        """The engine of a complete store. Its packed matrices are built on first use and
+        kept beside the shards; they are mapped, so only what a question reads is loaded."""
+        rules, width = store.rules, count_width(store.rules)
+
+        def build(_store) -> dict[str, np.ndarray]:
+            rows = store.rows
+            pay = np.zeros(rows * len(PAY_SOURCES) * width + 1, dtype=np.uint8)
+            rest = np.zeros(rows * len(REST_SOURCES) * width + 1, dtype=np.uint8)
+            weight = np.zeros(rows, dtype=np.uint8)
+            totals = np.zeros(len(COLUMNS), dtype=np.int64)
+            for start, part in store.iter_shards():
+                Packed.fill(pay, rows, start, part.counts, PAY_SOURCES, width)
+                Packed.fill(rest, rows, start, part.counts, REST_SOURCES, width)
+                weight[start : start + len(part)] = small_weights(part.weight)
+                totals += weighted_totals(part)
+            return {"pay": pay, "rest": rest, "weight": weight, "totals": totals}
+
+        arrays = store.derived("engine", build)
+        rows = len(arrays["weight"])
+        return cls(rules, Packed(arrays["pay"], rows, len(PAY_SOURCES), width),
+                   Packed(arrays["rest"], rows, len(REST_SOURCES), width), arrays["weight"], arrays["totals"], store)
+
+    @property
+    def states(self) -> int:
+        """Stored (canonical) states."""
+        return self.pay.rows
+
+    def cards(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hole, flop) of every stored state."""
+        return self.source.cards()
+
+    def hand_profile(self) -> HandProfile:
+        """Hand class, top two hole ranks and draws of every state (pay-independent, cached)."""
+        if self._profile is None:
+            rules = self.rules
+            arrays = self.source.derived("hand-profile", lambda src: hand_profile(rules, *src.cards()).arrays())
+            self._profile = HandProfile(**arrays)
+        return self._profile
+
+    # --- pays -------------------------------------------------------------------------
+
+    def coefficients(self, paytable: PayTable, pays_on: str) -> tuple[list[int], int, int]:
+        """(coef, base, d): EV(call) - EV(fold) of a state, times d x completions, is
+        ``base + coef . counts`` over the pay-relevant columns."""
+        payoffs = outcome_payoffs(paytable, self.rules, pays_on)
+        values = [payoffs[row_of(COLUMNS[cols[0]])] for cols in PAY_SOURCES]
+        d = lcm(*(p.denominator for p in values))
+        return [int(p * d) for p in values], d * self.rules.completions, d
+
+    def optimal_calls(self, paytable: PayTable, pays_on: str = "ante") -> np.ndarray:
+        return self._play(paytable, pays_on, None)[1]
+
+    def margins(self, paytable=None, pays_on: str = "ante") -> np.ndarray:
+        """EV(call) - EV(fold) of every state, in antes (float64: for plots)."""
+        coef, base, d = self.coefficients(PayTable.load(paytable), pays_on)
+        scale = d * self.rules.completions
+        return self.pay.margins([c / scale for c in coef], base / scale)
+
+    def margin_sums(self, paytable: PayTable, pays_on: str, groups: np.ndarray, n: int) -> tuple[list[int], np.ndarray, int]:
+        """Exact sums of weight x (EV(call) - EV(fold)) x scale per group, with the weight
+        of each group and the scale (d x completions); rows of group -1 are left out."""
+        coef, base, d = self.coefficients(paytable, pays_on)
+        sums = self.pay.group_sums(self.weight, groups, n)
+        margin = [sum(c * int(s) for c, s in zip(coef, row[:-1])) + base * int(row[-1]) for row in sums]
+        return margin, sums[:, -1], d * self.rules.completions
+
+    # --- playing ----------------------------------------------------------------------
+
+    def decide(self, paytable=None, strategy: str | Strategy = "optimal", pays_on: str = "ante",
+               name: str | None = None) -> GameResult:
+        """The return table and exact figures of a strategy with a pay table (PayTable,
+        CSV path, table name, dict or DataFrame; None for the default AnteWin table).
+        ``name`` names the strategy in the result (default: its name, or the callable's)."""
+        paytable = PayTable.load(paytable)
+        check_pays_on(pays_on)
+        if strategy == "optimal":
+            sums, calls = self._play(paytable, pays_on, None)
+        else:
+            calls = self._strategy(strategy)(self, paytable, pays_on)
+            calls = np.ascontiguousarray(calls, dtype=bool)
+            if calls.shape != (self.states,):
+                raise ValueError(f"a strategy must give one decision per state ({self.states}), got {calls.shape}")
+            sums, calls = self._play(paytable, pays_on, calls)
+        name = name or (strategy if isinstance(strategy, str) else getattr(strategy, "__name__", "custom"))
+        return game_result(self.rules, paytable, name, pays_on, self._combos(sums), calls)
+
+    def combos(self, calls: np.ndarray) -> dict[RowKey, int]:
+        """Deals per return-table row when the player calls exactly the ``calls`` states."""
+        return self._combos(self.pay.play(self.weight, np.ascontiguousarray(calls, dtype=bool)))
+
+    def _strategy(self, strategy) -> Strategy:
+        if callable(strategy):
+            return strategy
+        try:
+            return STRATEGIES[strategy]
+        except KeyError:
+            raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}") from None
+
+    def _play(self, paytable: PayTable, pays_on: str, calls: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Column sums over the called states (and the called weight) and the decisions;
+        ``calls`` None plays the optimal strategy."""
+        if calls is not None:
+            return self.pay.play(self.weight, calls), calls
+        calls = np.empty(self.states, dtype=bool)
+        coef, base, _ = self.coefficients(paytable, pays_on)
+        if max(abs(c) for c in coef + [base]) < _INT64:
+            return self.pay.play(self.weight, calls, coef, base), calls
+        calls[:] = self._decide_huge(coef, base)
+        return self.pay.play(self.weight, calls), calls
+
+    def _decide_huge(self, coef: list[int], base: int) -> np.ndarray:
+        """Decisions for coefficients beyond 64 bits: float64 margins, then exact integer
+        margins for every state within rounding of a tie."""
+        scale = max(abs(c) for c in coef + [base])
+        approx = self.pay.margins([c / scale for c in coef], base / scale)
+        calls = approx > 0
+        near = np.flatnonzero(np.abs(approx) <= 1e-9 * len(coef) * self.rules.completions)
+        for i, row in zip(near, self.pay.unpack(near)):
+            calls[i] = sum(c * int(n) for c, n in zip(coef, row)) + base > 0
+        return calls
+
+    def _combos(self, sums: np.ndarray) -> dict[RowKey, int]:
+        """Deals per return-table row from the called sums of the pay-relevant columns."""
+        z, called = self.rules.completions, int(sums[-1])
+        combos = dict.fromkeys(row_keys(), 0)
+        combos[("fold", "")] = (self.rules.states - called) * z
+        for cols, s in zip(PAY_SOURCES, sums[:-1]):
+            combos[row_of(COLUMNS[cols[0]])] += int(s)
+        combos[("tie", "")] = called * z - int(sums[:-1].sum())
+        return combos
+
+    def column_sums(self, calls: np.ndarray | None = None) -> dict[tuple[str, str], int]:
+        """Exact deals over the called states (all states when None) by (dealer result,
+        player's final category)."""
+        if calls is None:
+            return dict(self.totals)
+        calls = np.ascontiguousarray(calls, dtype=bool)
+        pay, rest = self.pay.play(self.weight, calls), self.rest.play(self.weight, calls)
+        out = {}
+        for sources, sums in ((PAY_SOURCES, pay), (REST_SOURCES, rest)):
+            for cols, s in zip(sources, sums[:-1]):
+                if len(cols) == 1:
+                    out[tuple(COLUMNS[cols[0]])] = int(s)
+        assert set(out) == {(r, c) for r in RESULTS for c in CATEGORIES}
+        return out
+
+
+def load_engine(game: str | Rules = "casino-omaha", root=None, threads: int | None = None,
+                progress: bool | None = None) -> ReturnEngine:
+    """The return engine of a game from its outcome store (enumerated first if missing)."""
+    rules = preset(game) if isinstance(game, str) else game
+    return ReturnEngine.from_store(ensure_store(rules, root, threads, progress))
+
+
+def weighted_totals(sc: StateCounts) -> np.ndarray:
+    """Sum over the states of weight x count, for each of the 40 columns (exact int64)."""
+    return np.array([int(sc.weight @ sc.counts[:, j].astype(np.int64)) for j in range(len(COLUMNS))], dtype=np.int64)
+
+
+def count_width(rules: Rules) -> int:
+    """Bytes per packed count: 3 when no state has 2**24 completions (every game here)."""
+    return 3 if rules.completions < 1 << 24 else 4
+
+
+def small_weights(weight: np.ndarray) -> np.ndarray:
+    """Weights as uint8: a state stands for at most 24 suit relabellings of itself."""
+    if len(weight) and (int(weight.min()) < 0 or int(weight.max()) > 255):
+        raise ValueError("state weights must be 0..255")
+    return np.ascontiguousarray(weight, dtype=np.uint8)
+
+
+#: Strategies by name (see the module docstring).
+STRATEGIES: dict[str, Strategy] = {
+    "optimal": lambda engine, paytable, pays_on: engine.optimal_calls(paytable, pays_on),
+    "always-call": lambda engine, paytable, pays_on: np.ones(engine.states, dtype=bool),
+    "always-fold": lambda engine, paytable, pays_on: np.zeros(engine.states, dtype=bool),
+    "simple": simple_calls,
+}

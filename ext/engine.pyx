@@ -1,0 +1,177 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Return-engine core (compiled, nogil, OpenMP over rows): decisions and return-table sums
+over packed per-state counts. It knows no pay table: coefficients come in as integers.
+
+Packed layout: one row per state, ``ncols`` counts of ``width`` bytes each (3 when every
+count is below 2**24, as in every game of the family, else 4), little-endian, rows
+``ncols * width`` bytes apart, plus one spare byte at the end of the buffer so that every
+count is read as one unaligned 4-byte load and masked. Casino Omaha's 21 pay-relevant
+columns take 63 bytes a state instead of 160 for the 40 uint32 counts of the store.
+
+Decisions: a state is called when ``base + sum_j coef_j * count_j > 0``. The caller says
+whether that sum fits in 64 bits (``wide`` false: the usual pay tables) or needs 128
+(exact for any int64 coefficients: |sum| < 2**63 * 2**32 * ncols < 2**127).
+
+Sums: per thread, sum over the chosen rows of ``weight * count_j`` in uint64 (at most the
+game's total deals, < 2**53), added up at the end; the last entry is the chosen weight.
+"""
+
+from cython.parallel cimport parallel, prange, threadid
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+
+import numpy as np
+
+cdef extern from *:
+    """
+    #include <string.h>
+    #define ENGINE_MAX_COLS 64
+    /* the counts of a packed row: unaligned 4-byte little-endian loads, masked to width */
+    static inline void engine_unpack(const unsigned char* row, int ncols, int width, unsigned int mask,
+                                     unsigned int* out) {
+        for (int j = 0; j < ncols; j++) {
+            unsigned int v;
+            memcpy(&v, row + (size_t)j * width, 4);
+            out[j] = v & mask;
+        }
+    }
+    /* base + sum_j coef_j * count_j > 0, exactly: in 64 bits when the caller knows it fits */
+    static inline int engine_calls(const unsigned int* c, int ncols, const long long* coef, long long base,
+                                   int wide) {
+        if (!wide) {
+            long long acc = base;
+            for (int j = 0; j < ncols; j++) acc += coef[j] * (long long)c[j];
+            return acc > 0;
+        }
+        __int128 acc = base;
+        for (int j = 0; j < ncols; j++) acc += (__int128)coef[j] * c[j];
+        return acc > 0;
+    }
+    static inline void engine_add(unsigned long long* acc, const unsigned int* c, int ncols, unsigned long long w) {
+        for (int j = 0; j < ncols; j++) acc[j] += w * c[j];
+        acc[ncols] += w;
+    }
+    /* rows lo..hi-1: decide (optionally), then add the called rows to acc */
+    static void engine_play_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
+                                 const unsigned char* weight, const long long* coef, long long base, int wide,
+                                 int decide, unsigned char* calls, unsigned long long* acc) {
+        unsigned int c[ENGINE_MAX_COLS];
+        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu;
+        size_t stride = (size_t)ncols * width;
+        for (long i = lo; i < hi; i++) {
+            engine_unpack(data + i * stride, ncols, width, mask, c);
+            if (decide) calls[i] = (unsigned char)engine_calls(c, ncols, coef, base, wide);
+            if (calls[i]) engine_add(acc, c, ncols, weight[i]);
+        }
+    }
+    static void engine_margin_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
+                                   const double* coef, double base, double* out) {
+        unsigned int c[ENGINE_MAX_COLS];
+        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu;
+        size_t stride = (size_t)ncols * width;
+        for (long i = lo; i < hi; i++) {
+            engine_unpack(data + i * stride, ncols, width, mask, c);
+            double s = base;
+            for (int j = 0; j < ncols; j++) s += coef[j] * c[j];
+            out[i] = s;
+        }
+    }
+    static void engine_group_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
+                                  const unsigned char* weight, const int* group, unsigned long long* acc) {
+        unsigned int c[ENGINE_MAX_COLS];
+        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu;
+        size_t stride = (size_t)ncols * width;
+        for (long i = lo; i < hi; i++) {
+            if (group[i] < 0) continue;
+            engine_unpack(data + i * stride, ncols, width, mask, c);
+            engine_add(acc + (size_t)group[i] * (ncols + 1), c, ncols, weight[i]);
+        }
+    }
+    """
+    const int MAX_COLS "ENGINE_MAX_COLS"
+    void play_rows "engine_play_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
+                                      const uint8_t* weight, const long long* coef, long long base, int wide,
+                                      int decide, uint8_t* calls, unsigned long long* acc) noexcept nogil
+    void margin_rows "engine_margin_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
+                                          const double* coef, double base, double* out) noexcept nogil
+    void group_rows "engine_group_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
+                                        const uint8_t* weight, const int32_t* group,
+                                        unsigned long long* acc) noexcept nogil
+
+cdef enum:
+    BLOCK = 4096             # rows per scheduling unit
+
+
+cdef int check_layout(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width,
+                      Py_ssize_t weights) except -1:
+    if width not in (3, 4) or not 1 <= ncols <= MAX_COLS:
+        raise ValueError(f"engine: counts are 3 or 4 bytes wide, 1 to {MAX_COLS} columns")
+    if packed.shape[0] != rows * ncols * width + 1:
+        raise ValueError("engine: the packed buffer holds rows x ncols x width bytes plus one spare byte")
+    if weights != rows:
+        raise ValueError("engine: one weight per row")
+    return 0
+
+
+def play(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const uint8_t[::1] weight,
+         const int64_t[::1] coef, int64_t base, bint wide, uint8_t[::1] calls, bint decide, int threads=1):
+    """Sums of weight x count over the called rows, per column, then the called weight.
+
+    With ``decide``, ``calls`` is filled first: 1 where ``base + coef . counts > 0``, else
+    0 (an exact tie folds); without, the given ``calls`` are used.
+    """
+    check_layout(packed, rows, ncols, width, weight.shape[0])
+    if calls.shape[0] != rows or (decide and coef.shape[0] != ncols):
+        raise ValueError("play: one call per row and one coefficient per column")
+    cdef int t
+    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
+    threads = max(1, threads)
+    acc = np.zeros((threads, ncols + 1), dtype=np.uint64)
+    cdef uint64_t[:, ::1] a = acc
+    cdef const uint8_t* w = &weight[0] if rows else NULL
+    cdef uint8_t* out = &calls[0] if rows else NULL
+    cdef const long long* c = <const long long*>&coef[0] if coef.shape[0] else NULL
+    with nogil, parallel(num_threads=threads):
+        t = threadid()
+        for b in prange(nblocks, schedule="static"):
+            play_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), w, c, base, wide, decide,
+                      out, <unsigned long long*>&a[t, 0])
+    return acc.sum(axis=0, dtype=np.uint64)
+
+
+def margins(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const double[::1] coef,
+            double base, int threads=1):
+    """``base + coef . counts`` of every row in float64 (for plots, and to find near-ties
+    when exact integer coefficients do not fit in 64 bits)."""
+    check_layout(packed, rows, ncols, width, rows)
+    if coef.shape[0] != ncols:
+        raise ValueError("margins: one coefficient per column")
+    out = np.empty(rows, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
+    for b in prange(nblocks, nogil=True, num_threads=max(1, threads), schedule="static"):
+        margin_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), &coef[0], base, &o[0])
+    return out
+
+
+def group_sums(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const uint8_t[::1] weight,
+               const int32_t[::1] group, int ngroups, int threads=1):
+    """Per group 0..ngroups-1: the sums of weight x count of its rows, per column, then
+    its weight (uint64[ngroups, ncols + 1]); rows of a negative group are skipped."""
+    check_layout(packed, rows, ncols, width, weight.shape[0])
+    if group.shape[0] != rows or ngroups < 1:
+        raise ValueError("group_sums: one group per row, at least one group")
+    cdef Py_ssize_t i
+    for i in range(rows):
+        if group[i] >= ngroups:
+            raise ValueError(f"group_sums: row {i} is in group {group[i]}, beyond {ngroups - 1}")
+    cdef int t
+    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
+    threads = max(1, threads)
+    acc = np.zeros((threads, ngroups, ncols + 1), dtype=np.uint64)
+    cdef uint64_t[:, :, ::1] a = acc
+    with nogil, parallel(num_threads=threads):
+        t = threadid()
+        for b in prange(nblocks, schedule="static"):
+            group_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), &weight[0], &group[0],
+                       <unsigned long long*>&a[t, 0, 0])
+    return acc.sum(axis=0, dtype=np.uint64)
