@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 GAME   ?= casino-omaha
-PAYTABLE ?= data/paytables/antewin.csv
+PAYTABLE ?= antewin
 REPORTS ?= reports
 
 .PHONY: setup build browser report test test-fast bench notebooks lint clean
@@ -35,7 +35,12 @@ browser:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver; \
 	fi
 
-test: setup browser
+# ruff: lint and formatting (configured in pyproject.toml)
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: setup browser lint
 	$(BIN)/python -m pytest
 
 test-fast: setup

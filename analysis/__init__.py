@@ -72,8 +72,16 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .omaha import describe_high, describe_low, low_ranks, omaha_high, omaha_low
     from .outcomes import COLUMNS, StateCounts
     from .paytable import PayTable, PayTableError
-    from .plots import (plot_call_rates, plot_confidence, plot_contributions, plot_final_hands, plot_margin,
-                        plot_outcome_comparison, plot_outcome_distribution, plot_sweep)
+    from .plots import (
+        plot_call_rates,
+        plot_confidence,
+        plot_contributions,
+        plot_final_hands,
+        plot_margin,
+        plot_outcome_comparison,
+        plot_outcome_distribution,
+        plot_sweep,
+    )
     from .report import Report, build_report
     from .rules import PAYS_ON, PRESETS, Rules, preset
     from .runs import ensure_store, load_outcomes

@@ -30,7 +30,6 @@ True
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,21 +38,18 @@ from math import lcm
 import numpy as np
 import pandas as pd
 
-from . import _engine
 from .figures import exact_figures, summary_figures
 from .hand_classes import HandProfile, hand_profile
 from .outcomes import COLUMNS, RESULTS, StateCounts, column_index
-from .paytable import PayTable
+from .packed import Packed, count_width, small_weights
 from .payoffs import RowKey, check_pays_on, outcome_payoffs, row_keys, row_of
+from .paytable import PayTable
 from .rules import Rules, preset
 from .runs import ensure_store
 from .simple_strategy import simple_calls
 from .tables import CATEGORIES
-from .threads import check_threads
 
 _INT64 = 2**63
-if sys.byteorder != "little":  # the compiled core reads packed counts as little-endian words
-    raise ImportError("analysis.engine needs a little-endian machine")
 
 #: Columns of the pay-relevant matrix: each is the sum of these count columns.
 PAY_SOURCES = (
@@ -66,61 +62,6 @@ PAY_SOURCES = (
 REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
 
 Strategy = Callable[["ReturnEngine", PayTable, str], np.ndarray]
-
-
-class Packed:
-    """Counts packed row by row, ``width`` bytes each (see :mod:`analysis._engine`)."""
-
-    def __init__(self, data: np.ndarray, rows: int, ncols: int, width: int):
-        self.data, self.rows, self.ncols, self.width = data, rows, ncols, width
-
-    @classmethod
-    def pack(cls, counts: np.ndarray, sources, width: int) -> Packed:
-        """Pack columns that are sums of ``counts`` columns (uint32 rows x 40)."""
-        rows = len(counts)
-        data = np.zeros(rows * len(sources) * width + 1, dtype=np.uint8)
-        cls.fill(data, rows, 0, counts, sources, width)
-        return cls(data, rows, len(sources), width)
-
-    @staticmethod
-    def fill(data: np.ndarray, rows: int, start: int, counts: np.ndarray, sources, width: int) -> None:
-        """Write the packed rows ``start...`` of ``counts`` into ``data``."""
-        stride = len(sources) * width
-        block = data[: rows * stride].reshape(rows, stride)[start : start + len(counts)]
-        for j, cols in enumerate(sources):
-            column = counts[:, cols[0]].astype("<u4")
-            for c in cols[1:]:
-                column += counts[:, c]
-            if width == 3 and len(column) and int(column.max()) >= 1 << 24:
-                raise OverflowError("a count does not fit in 3 bytes")
-            block[:, j * width : (j + 1) * width] = column.view(np.uint8).reshape(-1, 4)[:, :width]
-
-    def unpack(self, rows) -> np.ndarray:
-        """The counts of the given rows as int64 (rows x ncols)."""
-        stride = self.ncols * self.width
-        raw = self.data[: self.rows * stride].reshape(self.rows, stride)[np.asarray(rows)]
-        raw = raw.reshape(len(raw), self.ncols, self.width).astype(np.int64)
-        return sum(raw[:, :, b] << (8 * b) for b in range(self.width))
-
-    def play(self, weight, calls: np.ndarray, coef=None, base: int = 0, threads: int | None = None) -> np.ndarray:
-        """Sums of weight x count over the called rows (and the called weight, last).
-        With ``coef``, ``calls`` is filled first with the exact decisions."""
-        decide = coef is not None
-        c = np.asarray(coef if decide else [], dtype=np.int64)
-        # the sum fits in 64 bits unless |coef| x largest count x columns + |base| does not
-        wide = decide and max(map(abs, coef)) * (1 << 8 * self.width) * self.ncols + abs(base) >= _INT64
-        sums = _engine.play(self.data, self.rows, self.ncols, self.width, weight, c, base, wide,
-                            calls.view(np.uint8), decide, check_threads(threads))
-        return sums.astype(np.int64)
-
-    def margins(self, coef, base: float, threads: int | None = None) -> np.ndarray:
-        return _engine.margins(self.data, self.rows, self.ncols, self.width, np.asarray(coef, dtype=np.float64),
-                               float(base), check_threads(threads))
-
-    def group_sums(self, weight, groups: np.ndarray, n: int, threads: int | None = None) -> np.ndarray:
-        sums = _engine.group_sums(self.data, self.rows, self.ncols, self.width, weight,
-                                  np.ascontiguousarray(groups, dtype=np.int32), n, check_threads(threads))
-        return sums.astype(np.int64)
 
 
 @dataclass
@@ -340,18 +281,6 @@ def load_engine(game: str | Rules = "casino-omaha", root=None, threads: int | No
 def weighted_totals(sc: StateCounts) -> np.ndarray:
     """Sum over the states of weight x count, for each of the 40 columns (exact int64)."""
     return np.array([int(sc.weight @ sc.counts[:, j].astype(np.int64)) for j in range(len(COLUMNS))], dtype=np.int64)
-
-
-def count_width(rules: Rules) -> int:
-    """Bytes per packed count: 3 when no state has 2**24 completions (every game here)."""
-    return 3 if rules.completions < 1 << 24 else 4
-
-
-def small_weights(weight: np.ndarray) -> np.ndarray:
-    """Weights as uint8: a state stands for at most 24 suit relabellings of itself."""
-    if len(weight) and (int(weight.min()) < 0 or int(weight.max()) > 255):
-        raise ValueError("state weights must be 0..255")
-    return np.ascontiguousarray(weight, dtype=np.uint8)
 
 
 #: Strategies by name (see the module docstring).

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from .outcomes import RESULTS
-from .paytable import PayTable
 from .payoffs import RowKey
+from .paytable import PayTable
 from .rules import Rules
 from .tables import CATEGORIES
 

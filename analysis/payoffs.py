@@ -27,6 +27,7 @@ from .outcomes import Column
 from .paytable import PayTable
 from .rules import PAYS_ON, Rules
 from .tables import CATEGORIES
+
 #: The outcomes of a hand, in return-table order.
 OUTCOMES = ("fold", "dealer_not_qualifying", "player_wins", "tie", "dealer_wins")
 #: The return-table outcome of each dealer result of the counts.

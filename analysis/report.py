@@ -17,11 +17,25 @@ import numpy as np
 import pandas as pd
 
 from .engine import GameResult, ReturnEngine
-from .figures import (confidence_table, final_hands_table, paytable_digest, paytable_table, return_table,
-                      rules_table, summary_table)
+from .figures import (
+    confidence_table,
+    final_hands_table,
+    paytable_digest,
+    paytable_table,
+    return_table,
+    rules_table,
+    summary_table,
+)
 from .hand_classes import HAND_CLASSES, class_notes
-from .plots import (plot_call_rates, plot_confidence, plot_contributions, plot_final_hands, plot_margin,
-                    plot_outcome_distribution, png)
+from .plots import (
+    plot_call_rates,
+    plot_confidence,
+    plot_contributions,
+    plot_final_hands,
+    plot_margin,
+    plot_outcome_distribution,
+    png,
+)
 from .render import write_html, write_workbook
 from .rules import Rules
 from .store import ENGINE_VERSION, OutcomeStore, package_version

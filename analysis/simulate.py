@@ -16,8 +16,8 @@ import numpy as np
 from .engine import ReturnEngine
 from .evaluate import best_strength, omaha_strength
 from .outcomes import state_keys
-from .paytable import PayTable
 from .payoffs import check_pays_on
+from .paytable import PayTable
 from .rules import Rules
 from .symmetry import canonical_states, colex_codes
 from .tables import tables

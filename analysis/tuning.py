@@ -25,8 +25,8 @@ from scipy.optimize import brentq
 
 from .engine import GameResult, ReturnEngine, load_engine
 from .figures import exact_figures
-from .paytable import PayTable, as_fraction
 from .payoffs import PAYS_ON, check_pays_on, outcome_payoffs
+from .paytable import PayTable, as_fraction
 from .tables import CATEGORIES
 
 SUMMARY_FIELDS = ("house_edge", "element_of_risk", "call_rate", "std_dev", "hit_frequency")

@@ -12,7 +12,6 @@ pokerkit (``python -m bench.bench_omaha``; ``make bench`` runs it too). Medians 
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from itertools import combinations
 
@@ -53,8 +52,8 @@ def table(title: str, rows: list[tuple[str, float, str]], unit: str, base: float
 
 
 def evaluation() -> None:
-    from phevaluator import _pheval
     import pokerkit
+    from phevaluator import _pheval
 
     n = 1_000_000
     hole, board = random_deals(n)

@@ -48,7 +48,7 @@ def full_enumeration(game: str) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             code = (
                 "import resource, sys, time\n"
-                "from analysis.exact import ensure_store\nfrom analysis.rules import preset\n"
+                "from analysis.runs import ensure_store\nfrom analysis.rules import preset\n"
                 f"t = time.perf_counter(); ensure_store(preset({game!r}), {tmp!r}, progress=False)\n"
                 "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
             )

@@ -7,7 +7,6 @@ import numpy as np
 
 from analysis.rules import Rules
 from analysis.tables import tables
-
 from brute_force import classify, holding_values
 
 

@@ -6,7 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from analysis import runs, store as store_module
+from analysis import runs
+from analysis import store as store_module
 from analysis.engine import ReturnEngine
 from analysis.enumeration import count_flops, plan
 from analysis.rules import preset

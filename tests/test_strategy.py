@@ -10,8 +10,8 @@ from analysis.cards import format_cards, parse_cards
 from analysis.engine import ReturnEngine
 from analysis.hand_classes import HAND_CLASSES, hand_profile
 from analysis.outcomes import COLUMNS
-from analysis.paytable import PayTable
 from analysis.payoffs import outcome_payoffs, row_of
+from analysis.paytable import PayTable
 from analysis.rules import preset
 from analysis.simple_strategy import NEVER, SIMPLE_RULES, SimpleStrategy, top_two_text
 from analysis.strategy_analysis import analyse_strategy
