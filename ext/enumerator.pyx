@@ -27,7 +27,7 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
-from poker cimport flush_suit, popcount64, pair_index, sorted_index
+from poker cimport NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, popcount64, pair_index, sorted_index
 
 
 cdef extern from *:
@@ -46,11 +46,10 @@ cdef extern from *:
     void add4_masked "enum_add4_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
 
 cdef enum:
-    NTYPES = 26
-    NCLASSES = 3276          # multisets of 3 of the 26 types
-    NCOLS = 40               # 10 categories x 4 dealer results
-    DUMMY_C = 26             # C slot that stays 0 (unused update / query slots)
-    DUMMY_P = 676            # P slot that stays 0
+    NCLASSES = 3276          # multisets of 3 of the NTYPES types
+    NCOLS = NCATEGORIES * 4  # category x 4 dealer results
+    DUMMY_C = NTYPES         # C slot that stays 0 (unused update / query slots)
+    DUMMY_P = NTYPES * NTYPES  # P slot that stays 0
     NO_FLUSH = 4             # flush-suit scenario of a board with no 3 cards of a suit
 
 
@@ -112,11 +111,11 @@ cdef inline int imax(int a, int b) noexcept nogil:
 
 
 cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept nogil:
-    """w.pv[t1 * 26 + t2]: value of a 2-card holding of types t1 <= t2 (Hold'em), or of
+    """w.pv[t1 * NTYPES + t2]: value of a 2-card holding of types t1 <= t2 (Hold'em), or of
     the best hand using both as the 2 hole cards (Omaha)."""
-    cdef int rp[91]
-    cdef int tri[10]
-    cdef int smask[10]
+    cdef int rp[NPAIRS]
+    cdef int tri[NTRIPLES]
+    cdef int smask[NTRIPLES]
     cdef int r3[3]
     cdef int r5[5]
     cdef int ntri = 0, nsuited = 0, a, b, c, p, t, v, m, t1, t2, r1, r2, lo, hi, f, ks = 0, bsm = 0, cnt
@@ -127,14 +126,14 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
                     r3[0] = board[a] >> 2
                     r3[1] = board[b] >> 2
                     r3[2] = board[c] >> 2
-                    tri[ntri] = sorted_index(r3, 3) * 91
+                    tri[ntri] = sorted_index(r3, 3) * NPAIRS
                     ntri += 1
                     if s >= 0 and (board[a] & 3) == s and (board[b] & 3) == s and (board[c] & 3) == s:
                         smask[nsuited] = (1 << (board[a] >> 2)) | (1 << (board[b] >> 2)) | (1 << (board[c] >> 2))
                         nsuited += 1
-        for p in range(91):
+        for p in range(NPAIRS):
             m = 0
-            for t in range(10):
+            for t in range(NTRIPLES):
                 v = g.pair_table[tri[t] + p]
                 if v > m:
                     m = v
@@ -145,8 +144,8 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
             if s >= 0 and (board[a] & 3) == s:
                 ks += 1
                 bsm |= 1 << (board[a] >> 2)
-        b = sorted_index(r5, 5) * 91
-        for p in range(91):
+        b = sorted_index(r5, 5) * NPAIRS
+        for p in range(NPAIRS):
             rp[p] = g.pair_table[b + p]
     for t1 in range(NTYPES):
         if w.n[t1] == 0:

@@ -25,34 +25,24 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t, int64_t
 
 import numpy as np
 
-from poker cimport flush_suit, popcount64, sorted_index
+from poker cimport MS_WEIGHT, NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, popcount64, sorted_index
 
 cdef enum:
     ROW_BLOCK = 16           # rows whose table reads are issued together
     MAX_HANDS = 6
-    NTYPES = 26              # card types on one board: rank, or rank of the flush suit (+13)
-    NCATEGORIES = 10
 
 
 cdef extern from *:
     """
-    /* OMAHA_MS_WEIGHT[i][r] = C(r + i, i + 1): the multiset index of sorted ranks
-       r0 <= r1 <= ... is the sum of OMAHA_MS_WEIGHT[i][r_i] (analysis.tables.multiset_index) */
-    static const int OMAHA_MS_WEIGHT[5][13] = {
-        {0,1,2,3,4,5,6,7,8,9,10,11,12},
-        {0,1,3,6,10,15,21,28,36,45,55,66,78},
-        {0,1,4,10,20,35,56,84,120,165,220,286,364},
-        {0,1,5,15,35,70,126,210,330,495,715,1001,1365},
-        {0,1,6,21,56,126,252,462,792,1287,2002,3003,4368},
-    };
     /* branchless compare-exchange: random cards make the branches of a sort unpredictable */
     #define OMAHA_CSWAP(a, b) { int lo_ = a < b ? a : b; int hi_ = a < b ? b : a; a = lo_; b = hi_; }
+    /* multiset index of 5 ranks in any order (POKER_MS_WEIGHT comes from poker.pxd) */
     static inline int omaha_rank5_index(int r0, int r1, int r2, int r3, int r4) {
         OMAHA_CSWAP(r0, r1) OMAHA_CSWAP(r3, r4) OMAHA_CSWAP(r2, r4) OMAHA_CSWAP(r2, r3)
         OMAHA_CSWAP(r1, r4) OMAHA_CSWAP(r0, r3) OMAHA_CSWAP(r0, r2) OMAHA_CSWAP(r1, r3)
         OMAHA_CSWAP(r1, r2)
-        return OMAHA_MS_WEIGHT[0][r0] + OMAHA_MS_WEIGHT[1][r1] + OMAHA_MS_WEIGHT[2][r2]
-               + OMAHA_MS_WEIGHT[3][r3] + OMAHA_MS_WEIGHT[4][r4];
+        return POKER_MS_WEIGHT[0][r0] + POKER_MS_WEIGHT[1][r1] + POKER_MS_WEIGHT[2][r2]
+               + POKER_MS_WEIGHT[3][r3] + POKER_MS_WEIGHT[4][r4];
     }
     /* sort n ranks in place: a sorting network for 4 (Omaha), insertion otherwise */
     static inline void omaha_sort_ranks(int* r, int n) {
@@ -65,7 +55,6 @@ cdef extern from *:
             for (int j = i; j > 0 && r[j - 1] > r[j]; j--) OMAHA_CSWAP(r[j - 1], r[j])
     }
     """
-    const int MS_WEIGHT "OMAHA_MS_WEIGHT"[5][13]
     int rank5_index "omaha_rank5_index"(int r0, int r1, int r2, int r3, int r4) nogil
     void sort_ranks "omaha_sort_ranks"(int* r, int n) nogil
     int count_trailing_zeros "__builtin_ctz"(unsigned int x) nogil
@@ -156,7 +145,7 @@ cdef void high_rows(const int8_t* hole, int k, const int8_t* board, Py_ssize_t n
         for i in range(m):
             h = hole + (start + i) * k
             d = board + (start + i) * 5
-            row = 91 * rank5_index(d[0] >> 2, d[1] >> 2, d[2] >> 2, d[3] >> 2, d[4] >> 2)
+            row = NPAIRS * rank5_index(d[0] >> 2, d[1] >> 2, d[2] >> 2, d[3] >> 2, d[4] >> 2)
             for a in range(k):
                 r[a] = h[a] >> 2
             sort_ranks(r, k)
@@ -190,7 +179,7 @@ def high_batch(const int8_t[:, ::1] hole, const int8_t[:, ::1] board,
     """High strength of each row (hole cards, 5 board cards)."""
     cdef Py_ssize_t n = hole.shape[0]
     cdef int k = hole.shape[1]
-    if board.shape[0] != n or board.shape[1] != 5 or k < 2 or k > 6 or board_pair.shape[1] != 91:
+    if board.shape[0] != n or board.shape[1] != 5 or k < 2 or k > 6 or board_pair.shape[1] != NPAIRS:
         raise ValueError("high_batch: rows of 2..6 hole cards and 5 board cards, as many of each")
     out = np.empty(n, dtype=np.uint16)
     cdef uint16_t[::1] res = out
@@ -348,7 +337,7 @@ cdef void triple_values(const int8_t* hands, int n, const int8_t* cards, int m, 
                 r3[2] = cards[c] >> 2
                 tmask = (1 << r3[0]) | (1 << r3[1]) | (1 << r3[2])
                 tlow = low_bit[r3[0]] | low_bit[r3[1]] | low_bit[r3[2]]
-                tidx = sorted_index(r3, 3) * 91
+                tidx = sorted_index(r3, 3) * NPAIRS
                 s = cards[a] & 3
                 if (cards[b] & 3) != s or (cards[c] & 3) != s:
                     s = -1
@@ -382,7 +371,7 @@ def equity_histogram(const int8_t[:, ::1] hands, const int8_t[::1] cards, int kn
         raise ValueError("equity_histogram: 2 to 6 hands of 4 hole cards")
     if not 0 <= known <= 5 or m < 5 or m > 52:
         raise ValueError("equity_histogram: 0..5 known board cards and at least 5 board candidates")
-    if low_best.shape[0] != 65536 or low_bit.shape[0] != 13 or omaha_pair.shape[1] != 91:
+    if low_best.shape[0] != 65536 or low_bit.shape[0] != 13 or omaha_pair.shape[1] != NPAIRS:
         raise ValueError("equity_histogram: table shapes")
     high = np.zeros(m * (m - 1) // 2 * m * n, dtype=np.uint16)
     low = np.zeros(high.shape[0] if hilo else 1, dtype=np.uint8)
@@ -421,7 +410,7 @@ cdef void board_categories(int k, const int8_t* board, uint64_t deck, const uint
     cdef int n[NTYPES]
     cdef int tl[NTYPES]
     cdef uint8_t pc[NTYPES][NTYPES]
-    cdef int tri[10]
+    cdef int tri[NTRIPLES]
     cdef int r[5]
     cdef int s, i, t1, t2, t3, t4, r1, r2, nt = 0, ntri = 0, ia, ib, ic, idd
     cdef int run2, run3, run4
@@ -433,7 +422,7 @@ cdef void board_categories(int k, const int8_t* board, uint64_t deck, const uint
     for i in range(5):
         avail &= ~((<uint64_t>1) << board[i])
         r[i] = board[i] >> 2
-    row = board_pair + sorted_index(r, 5) * 91
+    row = board_pair + sorted_index(r, 5) * NPAIRS
     s = flush_suit(board[0], board[1], board[2], board[3], board[4])
     if s >= 0:
         ntri = suited_triples(board, s, tri)
@@ -502,7 +491,7 @@ def category_counts(int k, const int8_t[:, ::1] boards, uint64_t deck,
     """Per board (rows of 5 cards), the holdings of k = 3 or 4 cards from the rest of the
     deck (bit c of ``deck`` set for each card c) by final category: int64[boards, 10]."""
     cdef Py_ssize_t nb = boards.shape[0], i
-    if k not in (3, 4) or boards.shape[1] != 5 or board_pair.shape[1] != 91:
+    if k not in (3, 4) or boards.shape[1] != 5 or board_pair.shape[1] != NPAIRS:
         raise ValueError("category_counts: 3 or 4 hole cards and rows of 5 board cards")
     out = np.zeros((nb, NCATEGORIES), dtype=np.int64)
     cdef int64_t[:, ::1] res = out

@@ -8,7 +8,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t
 cdef extern from *:
     """
     static inline int poker_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    /* binomial(r + i, i + 1): weight of rank r at position i of a sorted rank multiset */
+    /* POKER_MS_WEIGHT[i][r] = C(r + i, i + 1): the multiset index of sorted ranks
+       r0 <= r1 <= ... is the sum of POKER_MS_WEIGHT[i][r_i] (analysis.tables.multiset_index) */
     static const unsigned int POKER_MS_WEIGHT[7][13] = {
         {0,1,2,3,4,5,6,7,8,9,10,11,12},
         {0,1,3,6,10,15,21,28,36,45,55,66,78},
@@ -21,6 +22,13 @@ cdef extern from *:
     """
     int popcount64 "poker_popcount64"(unsigned long long x) nogil
     const unsigned int MS_WEIGHT "POKER_MS_WEIGHT"[7][13]
+
+
+cdef enum:
+    NPAIRS = 91              # multisets of 2 of the 13 ranks: the pair axis of the pair tables
+    NTRIPLES = 10            # 3-card subsets of a 5-card board
+    NTYPES = 26              # card types on one board: rank, or rank of the flush suit (+13)
+    NCATEGORIES = 10         # final-hand categories (analysis.tables.CATEGORIES)
 
 
 cdef inline int rank_of(int c) noexcept nogil:
@@ -94,8 +102,8 @@ cdef inline uint16_t best_of_n(const int8_t* cards, int n, const uint16_t* rank_
 cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, int nb,
                                 const uint16_t* omaha_pair, const uint16_t* flush) noexcept nogil:
     """Best hand of exactly 2 of the k hole cards and exactly 3 of the nb board cards."""
-    cdef int tri[10]
-    cdef int tri_suited_mask[10]
+    cdef int tri[NTRIPLES]
+    cdef int tri_suited_mask[NTRIPLES]
     cdef int ntri = 0, a, b, c, i, j, t, s, pidx, lo, hi, pm
     cdef bint suited
     cdef int r3[3]
@@ -106,7 +114,7 @@ cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, 
                 r3[0] = board[a] >> 2
                 r3[1] = board[b] >> 2
                 r3[2] = board[c] >> 2
-                tri[ntri] = sorted_index(r3, 3) * 91
+                tri[ntri] = sorted_index(r3, 3) * NPAIRS
                 s = board[a] & 3
                 if (board[b] & 3) == s and (board[c] & 3) == s:
                     tri_suited_mask[ntri] = (s << 16) | (1 << (board[a] >> 2)) | (1 << (board[b] >> 2)) | (1 << (board[c] >> 2))
