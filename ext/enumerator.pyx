@@ -27,7 +27,8 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
-from poker cimport NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, popcount64, pair_index, sorted_index
+from poker cimport (NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index, pair_index_any, popcount64,
+                    sorted_index)
 
 
 cdef extern from *:
@@ -99,11 +100,7 @@ cdef struct Work:
 
 cdef inline int type_index3(int a, int b, int c) noexcept nogil:
     """Multiset index of types a <= b <= c."""
-    return a + b * (b + 1) // 2 + c * (c + 1) * (c + 2) // 6
-
-
-cdef inline int type_index2(int a, int b) noexcept nogil:
-    return a + b * (b + 1) // 2
+    return pair_index(a, b) + c * (c + 1) * (c + 2) // 6
 
 
 cdef inline int imax(int a, int b) noexcept nogil:
@@ -118,7 +115,7 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
     cdef int smask[NTRIPLES]
     cdef int r3[3]
     cdef int r5[5]
-    cdef int ntri = 0, nsuited = 0, a, b, c, p, t, v, m, t1, t2, r1, r2, lo, hi, f, ks = 0, bsm = 0, cnt
+    cdef int ntri = 0, nsuited = 0, a, b, c, p, t, v, m, t1, t2, r1, r2, f, ks = 0, bsm = 0, cnt
     if g.omaha:
         for a in range(5):
             for b in range(a + 1, 5):
@@ -155,9 +152,7 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
             if w.n[t2] == 0:
                 continue
             r2 = t2 - 13 if t2 >= 13 else t2
-            lo = r1 if r1 < r2 else r2
-            hi = r2 if r1 < r2 else r1
-            v = rp[pair_index(lo, hi)]
+            v = rp[pair_index_any(r1, r2)]
             if g.omaha:
                 if t1 >= 13 and t2 > t1:
                     for t in range(nsuited):
@@ -215,7 +210,7 @@ cdef int list_classes(const Game* g, Work* w) noexcept nogil:
                 c = &w.cls[nc]
                 nc += 1
                 c.value = w.pv[t1 * NTYPES + t2]
-                c.index = type_index2(t1, t2)
+                c.index = pair_index(t1, t2)
                 c.qc[0] = t1
                 c.qc[1] = t2
                 c.qc[2] = DUMMY_C
@@ -405,8 +400,7 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
             if k == 3:
                 w.hcls[scen * nh + h] = <uint16_t>sorted_type_index3(ty[0], ty[1], ty[2])
             else:
-                w.hcls[scen * nh + h] = <uint16_t>type_index2(ty[0] if ty[0] < ty[1] else ty[1],
-                                                               ty[1] if ty[0] < ty[1] else ty[0])
+                w.hcls[scen * nh + h] = <uint16_t>pair_index_any(ty[0], ty[1])
     board[0] = flop[0]
     board[1] = flop[1]
     board[2] = flop[2]

@@ -25,7 +25,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t, int64_t
 
 import numpy as np
 
-from poker cimport MS_WEIGHT, NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, popcount64, sorted_index
+from poker cimport (MS_WEIGHT, NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index_any, popcount64,
+                    sorted_index)
 
 cdef enum:
     ROW_BLOCK = 16           # rows whose table reads are issued together
@@ -58,12 +59,6 @@ cdef extern from *:
     int rank5_index "omaha_rank5_index"(int r0, int r1, int r2, int r3, int r4) nogil
     void sort_ranks "omaha_sort_ranks"(int* r, int n) nogil
     int count_trailing_zeros "__builtin_ctz"(unsigned int x) nogil
-
-
-cdef inline int rank_pair_index(int r1, int r2) noexcept nogil:
-    """Multiset index of two ranks in any order (branchless)."""
-    cdef int lo = r1 if r1 < r2 else r2, hi = r2 if r1 < r2 else r1
-    return lo + hi * (hi + 1) // 2
 
 
 cdef inline int suited_triples(const int8_t* board, int s, int* masks) noexcept nogil:
@@ -150,7 +145,9 @@ cdef void high_rows(const int8_t* hole, int k, const int8_t* board, Py_ssize_t n
                 r[a] = h[a] >> 2
             sort_ranks(r, k)
             q = 0
-            for b in range(1, k):  # the pair (r[a], r[b]), a < b, has multiset index r[a] + C(r[b] + 1, 2)
+            # the pair (r[a], r[b]), a < b, has multiset index r[a] + C(r[b] + 1, 2), i.e.
+            # pair_index(r[a], r[b]) read from the weight table: measured 3-4% faster here
+            for b in range(1, k):
                 base = row + MS_WEIGHT[1][r[b]]
                 for a in range(b):
                     offsets[i][q] = base + r[a]
@@ -325,7 +322,7 @@ cdef void triple_values(const int8_t* hands, int n, const int8_t* cards, int m, 
         for i in range(4):
             hlow[h] |= low_bit[hole[i] >> 2]
             for j in range(i + 1, 4):
-                pidx[h][q] = rank_pair_index(hole[i] >> 2, hole[j] >> 2)
+                pidx[h][q] = pair_index_any(hole[i] >> 2, hole[j] >> 2)
                 psuit[h][q] = (hole[i] & 3) if (hole[i] & 3) == (hole[j] & 3) else -1
                 pmask[h][q] = (1 << (hole[i] >> 2)) | (1 << (hole[j] >> 2))
                 q += 1
@@ -444,7 +441,7 @@ cdef void board_categories(int k, const int8_t* board, uint64_t deck, const uint
         for ib in range(ia, nt):
             t2 = tl[ib]
             r2 = t2 % 13
-            v = row[rank_pair_index(r1, r2)]
+            v = row[pair_index_any(r1, r2)]
             if t1 >= 13 and t2 > t1:  # two cards of the flush suit
                 for i in range(ntri):
                     f = flush[tri[i] | (1 << r1) | (1 << r2)]

@@ -56,8 +56,13 @@ cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
 
 
 cdef inline int pair_index(int lo, int hi) noexcept nogil:
-    """Multiset index of the rank pair lo <= hi (0..90)."""
-    return lo + MS_WEIGHT[1][hi]
+    """Multiset index lo + C(hi + 1, 2) of a pair lo <= hi of ranks (< NPAIRS) or card types."""
+    return lo + (hi * (hi + 1) >> 1)
+
+
+cdef inline int pair_index_any(int a, int b) noexcept nogil:
+    """pair_index of a and b in either order (branchless: cards come in random order)."""
+    return pair_index(a if a < b else b, b if a < b else a)
 
 
 cdef inline int sorted_index(int* r, int n) noexcept nogil:
@@ -104,7 +109,7 @@ cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, 
     """Best hand of exactly 2 of the k hole cards and exactly 3 of the nb board cards."""
     cdef int tri[NTRIPLES]
     cdef int tri_suited_mask[NTRIPLES]
-    cdef int ntri = 0, a, b, c, i, j, t, s, pidx, lo, hi, pm
+    cdef int ntri = 0, a, b, c, i, j, t, s, pidx, pm
     cdef bint suited
     cdef int r3[3]
     cdef uint16_t best = 0, v
@@ -123,11 +128,7 @@ cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, 
                 ntri += 1
     for i in range(k):
         for j in range(i + 1, k):
-            lo = hole[i] >> 2
-            hi = hole[j] >> 2
-            if lo > hi:
-                lo, hi = hi, lo
-            pidx = pair_index(lo, hi)
+            pidx = pair_index_any(hole[i] >> 2, hole[j] >> 2)
             suited = (hole[i] & 3) == (hole[j] & 3)
             pm = (1 << (hole[i] >> 2)) | (1 << (hole[j] >> 2))
             for t in range(ntri):
