@@ -27,8 +27,8 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
-from poker cimport (NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index, pair_index_any, popcount64,
-                    sorted_index)
+from poker cimport (NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index, pair_index_any, sorted_index,
+                    type_counts, type_rank)
 
 
 cdef extern from *:
@@ -103,10 +103,6 @@ cdef inline int type_index3(int a, int b, int c) noexcept nogil:
     return pair_index(a, b) + c * (c + 1) * (c + 2) // 6
 
 
-cdef inline int imax(int a, int b) noexcept nogil:
-    return a if a > b else b
-
-
 cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept nogil:
     """w.pv[t1 * NTYPES + t2]: value of a 2-card holding of types t1 <= t2 (Hold'em), or of
     the best hand using both as the 2 hole cards (Omaha)."""
@@ -147,11 +143,11 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
     for t1 in range(NTYPES):
         if w.n[t1] == 0:
             continue
-        r1 = t1 - 13 if t1 >= 13 else t1
+        r1 = type_rank(t1)
         for t2 in range(t1, NTYPES):
             if w.n[t2] == 0:
                 continue
-            r2 = t2 - 13 if t2 >= 13 else t2
+            r2 = type_rank(t2)
             v = rp[pair_index_any(r1, r2)]
             if g.omaha:
                 if t1 >= 13 and t2 > t1:
@@ -173,20 +169,18 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
             w.pv[t1 * NTYPES + t2] = v
 
 
+cdef inline void set3(int* x, int a, int b, int c) noexcept nogil:
+    x[0] = a
+    x[1] = b
+    x[2] = c
+
+
 cdef inline void set_slots(Cls* c, int c0, int v0, int c1, int v1, int c2, int v2,
                            int p0, int pv0, int p1, int pv1, int p2, int pv2) noexcept nogil:
-    c.uc[0] = c0
-    c.ucv[0] = v0
-    c.uc[1] = c1
-    c.ucv[1] = v1
-    c.uc[2] = c2
-    c.ucv[2] = v2
-    c.up[0] = p0
-    c.upv[0] = pv0
-    c.up[1] = p1
-    c.upv[1] = pv1
-    c.up[2] = p2
-    c.upv[2] = pv2
+    set3(c.uc, c0, c1, c2)
+    set3(c.ucv, v0, v1, v2)
+    set3(c.up, p0, p1, p2)
+    set3(c.upv, pv0, pv1, pv2)
 
 
 cdef int list_classes(const Game* g, Work* w) noexcept nogil:
@@ -211,10 +205,8 @@ cdef int list_classes(const Game* g, Work* w) noexcept nogil:
                 nc += 1
                 c.value = w.pv[t1 * NTYPES + t2]
                 c.index = pair_index(t1, t2)
-                c.qc[0] = t1
-                c.qc[1] = t2
-                c.qc[2] = DUMMY_C
-                c.qp[0] = c.qp[1] = c.qp[2] = DUMMY_P
+                set3(c.qc, t1, t2, DUMMY_C)
+                set3(c.qp, DUMMY_P, DUMMY_P, DUMMY_P)
                 if ib > ia:
                     c.w = n1 * n2
                     set_slots(c, t1, n2, t2, n1, DUMMY_C, 0, DUMMY_P, 0, DUMMY_P, 0, DUMMY_P, 0)
@@ -230,14 +222,10 @@ cdef int list_classes(const Game* g, Work* w) noexcept nogil:
                     continue
                 c = &w.cls[nc]
                 nc += 1
-                c.value = imax(v12, imax(w.pv[t1 * NTYPES + t3], w.pv[t2 * NTYPES + t3]))
+                c.value = max(v12, max(w.pv[t1 * NTYPES + t3], w.pv[t2 * NTYPES + t3]))
                 c.index = type_index3(t1, t2, t3)
-                c.qc[0] = t1
-                c.qc[1] = t2
-                c.qc[2] = t3
-                c.qp[0] = t1 * NTYPES + t2
-                c.qp[1] = t1 * NTYPES + t3
-                c.qp[2] = t2 * NTYPES + t3
+                set3(c.qc, t1, t2, t3)
+                set3(c.qp, t1 * NTYPES + t2, t1 * NTYPES + t3, t2 * NTYPES + t3)
                 # holdings of the class that contain one given card / pair of each type
                 if ia < ib and ib < ic:
                     c.w = n1 * n2 * n3
@@ -348,18 +336,11 @@ cdef void dealer_counts(const Game* g, Work* w, int nc) noexcept nogil:
 
 cdef void board_results(const Game* g, const int* board, int s, Work* w) noexcept nogil:
     """Per-holding results of every class on one board."""
-    cdef uint64_t avail = g.deck, bits
-    cdef int i, r
+    cdef uint64_t avail = g.deck
+    cdef int i
     for i in range(5):
         avail &= ~((<uint64_t>1) << board[i])
-    for r in range(13):
-        bits = (avail >> (4 * r)) & 0xF
-        if s >= 0:
-            w.n[r + 13] = <int>((bits >> s) & 1)
-            w.n[r] = popcount64(bits & ~((<uint64_t>1) << s))
-        else:
-            w.n[r + 13] = 0
-            w.n[r] = popcount64(bits)
+    type_counts(avail, s, w.n)
     pair_values(g, board, s, w)
     cdef int nc = list_classes(g, w)
     sort_by_value(w, nc)

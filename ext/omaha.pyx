@@ -25,8 +25,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t, int64_t
 
 import numpy as np
 
-from poker cimport (MS_WEIGHT, NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index_any, popcount64,
-                    sorted_index)
+from poker cimport (MS_WEIGHT, NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index_any, sorted_index,
+                    type_counts, type_rank)
 
 cdef enum:
     ROW_BLOCK = 16           # rows whose table reads are issued together
@@ -414,7 +414,7 @@ cdef void board_categories(int k, const int8_t* board, uint64_t deck, const uint
     cdef int64_t w1, w2, w3, w4
     cdef uint8_t c12, c123, c
     cdef uint16_t v, f
-    cdef uint64_t avail = deck, bits
+    cdef uint64_t avail = deck
     cdef const uint16_t* row
     for i in range(5):
         avail &= ~((<uint64_t>1) << board[i])
@@ -423,24 +423,17 @@ cdef void board_categories(int k, const int8_t* board, uint64_t deck, const uint
     s = flush_suit(board[0], board[1], board[2], board[3], board[4])
     if s >= 0:
         ntri = suited_triples(board, s, tri)
-    for i in range(13):
-        bits = (avail >> (4 * i)) & 0xF
-        if s >= 0:
-            n[i + 13] = <int>((bits >> s) & 1)
-            n[i] = popcount64(bits & ~((<uint64_t>1) << s))
-        else:
-            n[i + 13] = 0
-            n[i] = popcount64(bits)
+    type_counts(avail, s, n)
     for t1 in range(NTYPES):
         if n[t1]:
             tl[nt] = t1
             nt += 1
     for ia in range(nt):
         t1 = tl[ia]
-        r1 = t1 % 13
+        r1 = type_rank(t1)
         for ib in range(ia, nt):
             t2 = tl[ib]
-            r2 = t2 % 13
+            r2 = type_rank(t2)
             v = row[pair_index_any(r1, r2)]
             if t1 >= 13 and t2 > t1:  # two cards of the flush suit
                 for i in range(ntri):

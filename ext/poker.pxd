@@ -55,6 +55,26 @@ cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
     return -1
 
 
+cdef inline int type_rank(int t) noexcept nogil:
+    """Rank of card type t (rank, or rank + 13 for the board's flush suit)."""
+    return t - 13 if t >= 13 else t
+
+
+cdef inline void type_counts(uint64_t avail, int s, int* n) noexcept nogil:
+    """n[0..NTYPES - 1]: the cards of each type among avail (bit c set for each card c),
+    with s the board's flush suit (-1: none, then no card has a flush-suit type)."""
+    cdef uint64_t bits
+    cdef int r
+    for r in range(13):
+        bits = (avail >> (4 * r)) & 0xF
+        if s >= 0:
+            n[r + 13] = <int>((bits >> s) & 1)
+            n[r] = popcount64(bits & ~((<uint64_t>1) << s))
+        else:
+            n[r + 13] = 0
+            n[r] = popcount64(bits)
+
+
 cdef inline int pair_index(int lo, int hi) noexcept nogil:
     """Multiset index lo + C(hi + 1, 2) of a pair lo <= hi of ranks (< NPAIRS) or card types."""
     return lo + (hi * (hi + 1) >> 1)
