@@ -225,6 +225,37 @@ cdef inline int slot_stop(const Equity* e, int slot) noexcept nogil:
     return slot + 1 if slot < e.nb else e.m - 4 + slot
 
 
+ctypedef fused value_t:
+    uint16_t                 # high values
+    uint8_t                  # low values
+
+
+cdef inline value_t with_triples(const value_t* values, value_t v,
+                                 Py_ssize_t ra, Py_ssize_t rb, Py_ssize_t rc) noexcept nogil:
+    """The best of v and values[ra], values[rb], values[rc]: a hand's value once 3 more
+    triples (pair rows ra, rb, rc with the card that values points at) are on the board."""
+    return max(v, max(values[ra], max(values[rb], values[rc])))
+
+
+cdef inline int best_hands(const value_t* values, const value_t* prev, int n,
+                           Py_ssize_t r01, Py_ssize_t r02, Py_ssize_t r12,
+                           Py_ssize_t r03, Py_ssize_t r13, Py_ssize_t r23) noexcept nogil:
+    """Bit set of the hands with the best value on a board: for hand h, the best of prev[h]
+    and its values with the 6 triples of the last card (values points at it, hand 0).
+    0 when that best is 0 (no hand makes a low; a high is never 0)."""
+    cdef value_t val[MAX_HANDS]
+    cdef value_t best = 0
+    cdef int h, hands = 0
+    for h in range(n):
+        val[h] = with_triples(values + h, with_triples(values + h, prev[h], r01, r02, r12), r03, r13, r23)
+        best = max(best, val[h])
+    if value_t is uint16_t or best:
+        for h in range(n):
+            if val[h] == best:
+                hands |= 1 << h
+    return hands
+
+
 cdef void boards_from(const Equity* e, int x0, int64_t* hist) noexcept nogil:
     """Add every board whose first card is x0 to the histogram."""
     cdef int n = e.n, x1, x2, x3, x4, h, s1 = slot_stop(e, 1), s2 = slot_stop(e, 2)
@@ -233,10 +264,6 @@ cdef void boards_from(const Equity* e, int x0, int64_t* hist) noexcept nogil:
     cdef uint16_t hi3[MAX_HANDS]
     cdef uint8_t lo2[MAX_HANDS]
     cdef uint8_t lo3[MAX_HANDS]
-    cdef uint16_t hv, hbest
-    cdef uint8_t lv, lbest
-    cdef uint16_t hval[MAX_HANDS]
-    cdef uint8_t lval[MAX_HANDS]
     cdef Py_ssize_t r01, r02, r12, r03, r13, r23, o
     for x1 in range(x0 + 1, s1):
         r01 = pair_row(x0, x1, e.m, n)
@@ -252,52 +279,15 @@ cdef void boards_from(const Equity* e, int x0, int64_t* hist) noexcept nogil:
                 r13 = pair_row(x1, x3, e.m, n)
                 r23 = pair_row(x2, x3, e.m, n)
                 o = x3 * n
+                # high and low in one pass over the hands: two passes measured 4% slower
                 for h in range(n):
-                    hv = hi2[h]
-                    hv = max(hv, e.high[r01 + o + h])
-                    hv = max(hv, e.high[r02 + o + h])
-                    hv = max(hv, e.high[r12 + o + h])
-                    hi3[h] = hv
+                    hi3[h] = with_triples(e.high + o + h, hi2[h], r01, r02, r12)
                     if e.hilo:
-                        lv = lo2[h]
-                        lv = max(lv, e.low[r01 + o + h])
-                        lv = max(lv, e.low[r02 + o + h])
-                        lv = max(lv, e.low[r12 + o + h])
-                        lo3[h] = lv
+                        lo3[h] = with_triples(e.low + o + h, lo2[h], r01, r02, r12)
                 for x4 in range(x3 + 1, s4):
                     o = x4 * n
-                    hbest = 0
-                    for h in range(n):
-                        hv = hi3[h]
-                        hv = max(hv, e.high[r01 + o + h])
-                        hv = max(hv, e.high[r02 + o + h])
-                        hv = max(hv, e.high[r12 + o + h])
-                        hv = max(hv, e.high[r03 + o + h])
-                        hv = max(hv, e.high[r13 + o + h])
-                        hv = max(hv, e.high[r23 + o + h])
-                        hval[h] = hv
-                        hbest = max(hbest, hv)
-                    hmask = 0
-                    for h in range(n):
-                        if hval[h] == hbest:
-                            hmask |= 1 << h
-                    lmask = 0
-                    if e.hilo:
-                        lbest = 0
-                        for h in range(n):
-                            lv = lo3[h]
-                            lv = max(lv, e.low[r01 + o + h])
-                            lv = max(lv, e.low[r02 + o + h])
-                            lv = max(lv, e.low[r12 + o + h])
-                            lv = max(lv, e.low[r03 + o + h])
-                            lv = max(lv, e.low[r13 + o + h])
-                            lv = max(lv, e.low[r23 + o + h])
-                            lval[h] = lv
-                            lbest = max(lbest, lv)
-                        if lbest:
-                            for h in range(n):
-                                if lval[h] == lbest:
-                                    lmask |= 1 << h
+                    hmask = best_hands(e.high + o, hi3, n, r01, r02, r12, r03, r13, r23)
+                    lmask = best_hands(e.low + o, lo3, n, r01, r02, r12, r03, r13, r23) if e.hilo else 0
                     hist[hmask | (lmask << MAX_HANDS)] += 1
 
 
