@@ -31,6 +31,8 @@ from poker cimport (MS_WEIGHT, NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit
 cdef enum:
     ROW_BLOCK = 16           # rows whose table reads are issued together
     MAX_HANDS = 6
+    HAND_SETS = 1 << MAX_HANDS        # bit sets of hands
+    NOUTCOMES = HAND_SETS * HAND_SETS  # equity histogram entries: (best high, best low) sets
 
 
 cdef extern from *:
@@ -256,6 +258,12 @@ cdef inline int best_hands(const value_t* values, const value_t* prev, int n,
     return hands
 
 
+cdef inline int outcome_index(int high, int low) noexcept nogil:
+    """Equity histogram entry of the boards where the hands in bit set high tie for the
+    best high and those in low for the best low (outcome_sets decodes it)."""
+    return high | low << MAX_HANDS
+
+
 cdef void boards_from(const Equity* e, int x0, int64_t* hist) noexcept nogil:
     """Add every board whose first card is x0 to the histogram."""
     cdef int n = e.n, x1, x2, x3, x4, h, s1 = slot_stop(e, 1), s2 = slot_stop(e, 2)
@@ -288,7 +296,7 @@ cdef void boards_from(const Equity* e, int x0, int64_t* hist) noexcept nogil:
                     o = x4 * n
                     hmask = best_hands(e.high + o, hi3, n, r01, r02, r12, r03, r13, r23)
                     lmask = best_hands(e.low + o, lo3, n, r01, r02, r12, r03, r13, r23) if e.hilo else 0
-                    hist[hmask | (lmask << MAX_HANDS)] += 1
+                    hist[outcome_index(hmask, lmask)] += 1
 
 
 cdef void triple_values(const int8_t* hands, int n, const int8_t* cards, int m, bint hilo,
@@ -351,7 +359,7 @@ def equity_histogram(const int8_t[:, ::1] hands, const int8_t[::1] cards, int kn
     cards plus 5 - known undealt ones is enumerated once. Returns int64[4096]: entry
     ``high | low << 6`` counts the boards where the hands in bit set ``high`` tie for the
     best high and those in ``low`` for the best low (``low`` = 0: no low qualifies;
-    always 0 unless ``hilo``).
+    always 0 unless ``hilo``); ``outcome_sets`` decodes it.
     """
     cdef int n = hands.shape[0], m = cards.shape[0], x0, stop0, t
     if hands.shape[1] != 4 or not 2 <= n <= MAX_HANDS:
@@ -374,13 +382,26 @@ def equity_histogram(const int8_t[:, ::1] hands, const int8_t[::1] cards, int kn
     e.high = &hv[0]
     e.low = &lv[0]
     threads = max(1, threads)
-    hist = np.zeros((threads, 1 << (2 * MAX_HANDS)), dtype=np.int64)
+    hist = np.zeros((threads, NOUTCOMES), dtype=np.int64)
     cdef int64_t[:, ::1] hs = hist
     stop0 = slot_stop(&e, 0)
     with nogil, parallel(num_threads=threads):
         for x0 in prange(stop0, schedule="dynamic", chunksize=1):
             boards_from(&e, x0, &hs[threadid(), 0])
     return hist.sum(axis=0)
+
+
+def outcome_sets(const int64_t[::1] hist):
+    """The nonzero entries of an ``equity_histogram`` as {(high, low): boards}, with
+    ``high`` and ``low`` the bit sets of the hands that tie for the best high and low."""
+    if hist.shape[0] != NOUTCOMES:
+        raise ValueError(f"outcome_sets: an equity histogram has {NOUTCOMES} entries, got {hist.shape[0]}")
+    cdef int i
+    out = {}
+    for i in range(NOUTCOMES):
+        if hist[i]:
+            out[i & (HAND_SETS - 1), i >> MAX_HANDS] = hist[i]
+    return out
 
 
 # ---------------------------------------------------------------------------------------
