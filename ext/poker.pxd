@@ -1,6 +1,7 @@
 # cython: language_level=3
-"""Inline nogil helpers shared by the compiled modules: card fields, rank-multiset
-indices and table-driven hand strength (tables from ``analysis.tables``)."""
+"""Constants and inline nogil helpers shared by the compiled modules: table sizes, card
+types, rank-multiset indices and table-driven hand strength (tables from
+``analysis.tables``). A card c has rank c >> 2 and suit c & 3, as in ``analysis.cards``."""
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t
 
@@ -29,14 +30,6 @@ cdef enum:
     NTRIPLES = 10            # 3-card subsets of a 5-card board
     NTYPES = 26              # card types on one board: rank, or rank of the flush suit (+13)
     NCATEGORIES = 10         # final-hand categories (analysis.tables.CATEGORIES)
-
-
-cdef inline int rank_of(int c) noexcept nogil:
-    return c >> 2
-
-
-cdef inline int suit_of(int c) noexcept nogil:
-    return c & 3
 
 
 cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
