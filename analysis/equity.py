@@ -247,7 +247,7 @@ def compute_equity(hands: Iterable, board: str | Iterable = "", dead: str | Iter
         np.array(hand_cards, dtype=np.int8), np.array(board_cards + rest, dtype=np.int8), len(board_cards),
         hilo, t.omaha_pair, t.flush, o.low_best, LOW_BIT.astype(np.uint8),
         check_threads(threads))
-    outcomes = {(int(i) & 63, int(i) >> 6): int(hist[i]) for i in np.flatnonzero(hist)}
+    outcomes = _omaha.outcome_sets(hist)
     result = EquityResult(tuple(map(tuple, hand_cards)), tuple(board_cards), tuple(dead_cards), hilo, outcomes)
     assert result.boards == comb(len(rest), draw)
     return result

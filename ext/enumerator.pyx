@@ -27,7 +27,8 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
-from poker cimport flush_suit, popcount64, pair_index, sorted_index
+from poker cimport (NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index, pair_index_any, sorted_index,
+                    type_counts, type_rank)
 
 
 cdef extern from *:
@@ -46,11 +47,10 @@ cdef extern from *:
     void add4_masked "enum_add4_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
 
 cdef enum:
-    NTYPES = 26
-    NCLASSES = 3276          # multisets of 3 of the 26 types
-    NCOLS = 40               # 10 categories x 4 dealer results
-    DUMMY_C = 26             # C slot that stays 0 (unused update / query slots)
-    DUMMY_P = 676            # P slot that stays 0
+    NCLASSES = 3276          # multisets of 3 of the NTYPES types
+    NCOLS = NCATEGORIES * 4  # category x 4 dealer results
+    DUMMY_C = NTYPES         # C slot that stays 0 (unused update / query slots)
+    DUMMY_P = NTYPES * NTYPES  # P slot that stays 0
     NO_FLUSH = 4             # flush-suit scenario of a board with no 3 cards of a suit
 
 
@@ -100,26 +100,18 @@ cdef struct Work:
 
 cdef inline int type_index3(int a, int b, int c) noexcept nogil:
     """Multiset index of types a <= b <= c."""
-    return a + b * (b + 1) // 2 + c * (c + 1) * (c + 2) // 6
-
-
-cdef inline int type_index2(int a, int b) noexcept nogil:
-    return a + b * (b + 1) // 2
-
-
-cdef inline int imax(int a, int b) noexcept nogil:
-    return a if a > b else b
+    return pair_index(a, b) + c * (c + 1) * (c + 2) // 6
 
 
 cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept nogil:
-    """w.pv[t1 * 26 + t2]: value of a 2-card holding of types t1 <= t2 (Hold'em), or of
+    """w.pv[t1 * NTYPES + t2]: value of a 2-card holding of types t1 <= t2 (Hold'em), or of
     the best hand using both as the 2 hole cards (Omaha)."""
-    cdef int rp[91]
-    cdef int tri[10]
-    cdef int smask[10]
+    cdef int rp[NPAIRS]
+    cdef int tri[NTRIPLES]
+    cdef int smask[NTRIPLES]
     cdef int r3[3]
     cdef int r5[5]
-    cdef int ntri = 0, nsuited = 0, a, b, c, p, t, v, m, t1, t2, r1, r2, lo, hi, f, ks = 0, bsm = 0, cnt
+    cdef int ntri = 0, nsuited = 0, a, b, c, p, t, v, m, t1, t2, r1, r2, f, ks = 0, bsm = 0, cnt
     if g.omaha:
         for a in range(5):
             for b in range(a + 1, 5):
@@ -127,14 +119,14 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
                     r3[0] = board[a] >> 2
                     r3[1] = board[b] >> 2
                     r3[2] = board[c] >> 2
-                    tri[ntri] = sorted_index(r3, 3) * 91
+                    tri[ntri] = sorted_index(r3, 3) * NPAIRS
                     ntri += 1
                     if s >= 0 and (board[a] & 3) == s and (board[b] & 3) == s and (board[c] & 3) == s:
                         smask[nsuited] = (1 << (board[a] >> 2)) | (1 << (board[b] >> 2)) | (1 << (board[c] >> 2))
                         nsuited += 1
-        for p in range(91):
+        for p in range(NPAIRS):
             m = 0
-            for t in range(10):
+            for t in range(NTRIPLES):
                 v = g.pair_table[tri[t] + p]
                 if v > m:
                     m = v
@@ -145,20 +137,18 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
             if s >= 0 and (board[a] & 3) == s:
                 ks += 1
                 bsm |= 1 << (board[a] >> 2)
-        b = sorted_index(r5, 5) * 91
-        for p in range(91):
+        b = sorted_index(r5, 5) * NPAIRS
+        for p in range(NPAIRS):
             rp[p] = g.pair_table[b + p]
     for t1 in range(NTYPES):
         if w.n[t1] == 0:
             continue
-        r1 = t1 - 13 if t1 >= 13 else t1
+        r1 = type_rank(t1)
         for t2 in range(t1, NTYPES):
             if w.n[t2] == 0:
                 continue
-            r2 = t2 - 13 if t2 >= 13 else t2
-            lo = r1 if r1 < r2 else r2
-            hi = r2 if r1 < r2 else r1
-            v = rp[pair_index(lo, hi)]
+            r2 = type_rank(t2)
+            v = rp[pair_index_any(r1, r2)]
             if g.omaha:
                 if t1 >= 13 and t2 > t1:
                     for t in range(nsuited):
@@ -179,20 +169,18 @@ cdef void pair_values(const Game* g, const int* board, int s, Work* w) noexcept 
             w.pv[t1 * NTYPES + t2] = v
 
 
+cdef inline void set3(int* x, int a, int b, int c) noexcept nogil:
+    x[0] = a
+    x[1] = b
+    x[2] = c
+
+
 cdef inline void set_slots(Cls* c, int c0, int v0, int c1, int v1, int c2, int v2,
                            int p0, int pv0, int p1, int pv1, int p2, int pv2) noexcept nogil:
-    c.uc[0] = c0
-    c.ucv[0] = v0
-    c.uc[1] = c1
-    c.ucv[1] = v1
-    c.uc[2] = c2
-    c.ucv[2] = v2
-    c.up[0] = p0
-    c.upv[0] = pv0
-    c.up[1] = p1
-    c.upv[1] = pv1
-    c.up[2] = p2
-    c.upv[2] = pv2
+    set3(c.uc, c0, c1, c2)
+    set3(c.ucv, v0, v1, v2)
+    set3(c.up, p0, p1, p2)
+    set3(c.upv, pv0, pv1, pv2)
 
 
 cdef int list_classes(const Game* g, Work* w) noexcept nogil:
@@ -216,11 +204,9 @@ cdef int list_classes(const Game* g, Work* w) noexcept nogil:
                 c = &w.cls[nc]
                 nc += 1
                 c.value = w.pv[t1 * NTYPES + t2]
-                c.index = type_index2(t1, t2)
-                c.qc[0] = t1
-                c.qc[1] = t2
-                c.qc[2] = DUMMY_C
-                c.qp[0] = c.qp[1] = c.qp[2] = DUMMY_P
+                c.index = pair_index(t1, t2)
+                set3(c.qc, t1, t2, DUMMY_C)
+                set3(c.qp, DUMMY_P, DUMMY_P, DUMMY_P)
                 if ib > ia:
                     c.w = n1 * n2
                     set_slots(c, t1, n2, t2, n1, DUMMY_C, 0, DUMMY_P, 0, DUMMY_P, 0, DUMMY_P, 0)
@@ -236,14 +222,10 @@ cdef int list_classes(const Game* g, Work* w) noexcept nogil:
                     continue
                 c = &w.cls[nc]
                 nc += 1
-                c.value = imax(v12, imax(w.pv[t1 * NTYPES + t3], w.pv[t2 * NTYPES + t3]))
+                c.value = max(v12, max(w.pv[t1 * NTYPES + t3], w.pv[t2 * NTYPES + t3]))
                 c.index = type_index3(t1, t2, t3)
-                c.qc[0] = t1
-                c.qc[1] = t2
-                c.qc[2] = t3
-                c.qp[0] = t1 * NTYPES + t2
-                c.qp[1] = t1 * NTYPES + t3
-                c.qp[2] = t2 * NTYPES + t3
+                set3(c.qc, t1, t2, t3)
+                set3(c.qp, t1 * NTYPES + t2, t1 * NTYPES + t3, t2 * NTYPES + t3)
                 # holdings of the class that contain one given card / pair of each type
                 if ia < ib and ib < ic:
                     c.w = n1 * n2 * n3
@@ -354,18 +336,11 @@ cdef void dealer_counts(const Game* g, Work* w, int nc) noexcept nogil:
 
 cdef void board_results(const Game* g, const int* board, int s, Work* w) noexcept nogil:
     """Per-holding results of every class on one board."""
-    cdef uint64_t avail = g.deck, bits
-    cdef int i, r
+    cdef uint64_t avail = g.deck
+    cdef int i
     for i in range(5):
         avail &= ~((<uint64_t>1) << board[i])
-    for r in range(13):
-        bits = (avail >> (4 * r)) & 0xF
-        if s >= 0:
-            w.n[r + 13] = <int>((bits >> s) & 1)
-            w.n[r] = popcount64(bits & ~((<uint64_t>1) << s))
-        else:
-            w.n[r + 13] = 0
-            w.n[r] = popcount64(bits)
+    type_counts(avail, s, w.n)
     pair_values(g, board, s, w)
     cdef int nc = list_classes(g, w)
     sort_by_value(w, nc)
@@ -406,8 +381,7 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
             if k == 3:
                 w.hcls[scen * nh + h] = <uint16_t>sorted_type_index3(ty[0], ty[1], ty[2])
             else:
-                w.hcls[scen * nh + h] = <uint16_t>type_index2(ty[0] if ty[0] < ty[1] else ty[1],
-                                                               ty[1] if ty[0] < ty[1] else ty[0])
+                w.hcls[scen * nh + h] = <uint16_t>pair_index_any(ty[0], ty[1])
     board[0] = flop[0]
     board[1] = flop[1]
     board[2] = flop[2]

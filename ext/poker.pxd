@@ -1,6 +1,7 @@
 # cython: language_level=3
-"""Inline nogil helpers shared by the compiled modules: card fields, rank-multiset
-indices and table-driven hand strength (tables from ``analysis.tables``)."""
+"""Constants and inline nogil helpers shared by the compiled modules: table sizes, card
+types, rank-multiset indices and table-driven hand strength (tables from
+``analysis.tables``). A card c has rank c >> 2 and suit c & 3, as in ``analysis.cards``."""
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t
 
@@ -8,7 +9,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t
 cdef extern from *:
     """
     static inline int poker_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    /* binomial(r + i, i + 1): weight of rank r at position i of a sorted rank multiset */
+    /* POKER_MS_WEIGHT[i][r] = C(r + i, i + 1): the multiset index of sorted ranks
+       r0 <= r1 <= ... is the sum of POKER_MS_WEIGHT[i][r_i] (analysis.tables.multiset_index) */
     static const unsigned int POKER_MS_WEIGHT[7][13] = {
         {0,1,2,3,4,5,6,7,8,9,10,11,12},
         {0,1,3,6,10,15,21,28,36,45,55,66,78},
@@ -23,12 +25,11 @@ cdef extern from *:
     const unsigned int MS_WEIGHT "POKER_MS_WEIGHT"[7][13]
 
 
-cdef inline int rank_of(int c) noexcept nogil:
-    return c >> 2
-
-
-cdef inline int suit_of(int c) noexcept nogil:
-    return c & 3
+cdef enum:
+    NPAIRS = 91              # multisets of 2 of the 13 ranks: the pair axis of the pair tables
+    NTRIPLES = 10            # 3-card subsets of a 5-card board
+    NTYPES = 26              # card types on one board: rank, or rank of the flush suit (+13)
+    NCATEGORIES = 10         # final-hand categories (analysis.tables.CATEGORIES)
 
 
 cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
@@ -47,9 +48,34 @@ cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
     return -1
 
 
+cdef inline int type_rank(int t) noexcept nogil:
+    """Rank of card type t (rank, or rank + 13 for the board's flush suit)."""
+    return t - 13 if t >= 13 else t
+
+
+cdef inline void type_counts(uint64_t avail, int s, int* n) noexcept nogil:
+    """n[0..NTYPES - 1]: the cards of each type among avail (bit c set for each card c),
+    with s the board's flush suit (-1: none, then no card has a flush-suit type)."""
+    cdef uint64_t bits
+    cdef int r
+    for r in range(13):
+        bits = (avail >> (4 * r)) & 0xF
+        if s >= 0:
+            n[r + 13] = <int>((bits >> s) & 1)
+            n[r] = popcount64(bits & ~((<uint64_t>1) << s))
+        else:
+            n[r + 13] = 0
+            n[r] = popcount64(bits)
+
+
 cdef inline int pair_index(int lo, int hi) noexcept nogil:
-    """Multiset index of the rank pair lo <= hi (0..90)."""
-    return lo + MS_WEIGHT[1][hi]
+    """Multiset index lo + C(hi + 1, 2) of a pair lo <= hi of ranks (< NPAIRS) or card types."""
+    return lo + (hi * (hi + 1) >> 1)
+
+
+cdef inline int pair_index_any(int a, int b) noexcept nogil:
+    """pair_index of a and b in either order (branchless: cards come in random order)."""
+    return pair_index(a if a < b else b, b if a < b else a)
 
 
 cdef inline int sorted_index(int* r, int n) noexcept nogil:
@@ -94,9 +120,9 @@ cdef inline uint16_t best_of_n(const int8_t* cards, int n, const uint16_t* rank_
 cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, int nb,
                                 const uint16_t* omaha_pair, const uint16_t* flush) noexcept nogil:
     """Best hand of exactly 2 of the k hole cards and exactly 3 of the nb board cards."""
-    cdef int tri[10]
-    cdef int tri_suited_mask[10]
-    cdef int ntri = 0, a, b, c, i, j, t, s, pidx, lo, hi, pm
+    cdef int tri[NTRIPLES]
+    cdef int tri_suited_mask[NTRIPLES]
+    cdef int ntri = 0, a, b, c, i, j, t, s, pidx, pm
     cdef bint suited
     cdef int r3[3]
     cdef uint16_t best = 0, v
@@ -106,7 +132,7 @@ cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, 
                 r3[0] = board[a] >> 2
                 r3[1] = board[b] >> 2
                 r3[2] = board[c] >> 2
-                tri[ntri] = sorted_index(r3, 3) * 91
+                tri[ntri] = sorted_index(r3, 3) * NPAIRS
                 s = board[a] & 3
                 if (board[b] & 3) == s and (board[c] & 3) == s:
                     tri_suited_mask[ntri] = (s << 16) | (1 << (board[a] >> 2)) | (1 << (board[b] >> 2)) | (1 << (board[c] >> 2))
@@ -115,11 +141,7 @@ cdef inline uint16_t omaha_best(const int8_t* hole, int k, const int8_t* board, 
                 ntri += 1
     for i in range(k):
         for j in range(i + 1, k):
-            lo = hole[i] >> 2
-            hi = hole[j] >> 2
-            if lo > hi:
-                lo, hi = hi, lo
-            pidx = pair_index(lo, hi)
+            pidx = pair_index_any(hole[i] >> 2, hole[j] >> 2)
             suited = (hole[i] & 3) == (hole[j] & 3)
             pm = (1 << (hole[i] >> 2)) | (1 << (hole[j] >> 2))
             for t in range(ntri):

@@ -12,6 +12,7 @@ import poker_equity
 import pokerkit
 import pytest
 
+from analysis import _omaha
 from analysis.cards import format_cards, parse_cards
 from analysis.equity import compute_equity, equity
 from analysis.omaha import omaha_high, omaha_low
@@ -125,6 +126,18 @@ def test_agrees_with_poker_equity(seed, hands, board):
             assert [c["win"] for c in counts] == theirs["win_count"]
         shares = [u / ours.units_per_pot for u in ours.pot_units()]
         assert shares == pytest.approx(theirs["share_sum"], rel=1e-12, abs=1e-6)
+
+
+def test_outcome_sets_decode_the_histogram_layout():
+    """Entry high | low << 6 of the kernel's histogram (see equity_histogram) is the outcome
+    (high, low); empty entries are left out; only a histogram of 4096 entries is accepted."""
+    hist = np.zeros(4096, dtype=np.int64)
+    hist[0b000011 | 0b000010 << 6] = 5   # hands 0 and 1 tie for the high, hand 1 has the low
+    hist[0b100000] = 7                   # hand 5 has the high, no low
+    hist[0b000001 | 0b111111 << 6] = 2
+    assert _omaha.outcome_sets(hist) == {(0b11, 0b10): 5, (0b100000, 0): 7, (0b1, 0b111111): 2}
+    with pytest.raises(ValueError, match="4096 entries"):
+        _omaha.outcome_sets(np.zeros(64, dtype=np.int64))
 
 
 @pytest.mark.parametrize("seed, hands, board", [(21, 2, 0), (22, 3, 3), (23, 5, 4), (24, 6, 0)])
