@@ -21,8 +21,7 @@ def compiler_has_openmp() -> bool:
         with open(src, "w") as f:
             f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() < 1;}\n")
         try:
-            result = subprocess.run([cc, "-fopenmp", src, "-o", os.path.join(tmp, "omp")],
-                                    capture_output=True)
+            result = subprocess.run([cc, "-fopenmp", src, "-o", os.path.join(tmp, "omp")], capture_output=True)
         except OSError:
             return False
         return result.returncode == 0

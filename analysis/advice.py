@@ -38,8 +38,9 @@ def parse_state(rules: Rules, hole: str, flop: str) -> tuple[list[int], list[int
     return h, f
 
 
-def state_counts(rules: Rules, hole: list[int], flop: list[int], store_root: Path | None = None,
-                 enumerate_state: bool = False) -> tuple[np.ndarray, str]:
+def state_counts(
+    rules: Rules, hole: list[int], flop: list[int], store_root: Path | None = None, enumerate_state: bool = False
+) -> tuple[np.ndarray, str]:
     """The 40 exact counts of one real state and where they came from."""
     if not enumerate_state:
         store = OutcomeStore.for_rules(rules, store_root)
@@ -49,8 +50,15 @@ def state_counts(rules: Rules, hole: list[int], flop: list[int], store_root: Pat
     return count_state(rules, hole, flop).astype(np.int64), source
 
 
-def advise(hole: str, flop: str, game: str | Rules = "casino-omaha", paytable=None, pays_on: str = "ante",
-           store_root: Path | None = None, enumerate_state: bool = False) -> pd.DataFrame:
+def advise(
+    hole: str,
+    flop: str,
+    game: str | Rules = "casino-omaha",
+    paytable=None,
+    pays_on: str = "ante",
+    store_root: Path | None = None,
+    enumerate_state: bool = False,
+) -> pd.DataFrame:
     """EV(call), EV(fold) and the optimal decision of one state, in antes.
 
     Returns one row per action (``ev`` as a float, ``ev_exact`` as a Fraction, ``optimal``);
@@ -62,15 +70,27 @@ def advise(hole: str, flop: str, game: str | Rules = "casino-omaha", paytable=No
     counts, source = state_counts(rules, h, f, store_root, enumerate_state)
     if int(counts.sum()) != rules.completions:
         raise AssertionError(f"the state's counts add up to {int(counts.sum())}, expected {rules.completions}")
-    one = StateCounts(np.array([f], np.int8), np.array([h], np.int8), np.ones(1, np.int64),
-                      np.asarray([counts], dtype=np.uint32))
+    one = StateCounts(
+        np.array([f], np.int8), np.array([h], np.int8), np.ones(1, np.int64), np.asarray([counts], dtype=np.uint32)
+    )
     margin, _, scale = ReturnEngine.from_counts(one, rules).margin_sums(paytable, pays_on, np.zeros(1, np.int32), 1)
     ev_fold = Fraction(-1)
     ev_call = ev_fold + Fraction(margin[0], scale)
-    out = pd.DataFrame({"ev": [float(ev_call), float(ev_fold)], "ev_exact": [ev_call, ev_fold],
-                        "optimal": [ev_call > ev_fold, ev_call <= ev_fold]},
-                       index=pd.Index(["call", "fold"], name="action"))
-    out.attrs = {"game": rules.name, "hole": format_cards(h), "flop": format_cards(f), "source": source,
-                 "hand": HAND_CLASSES[int(hand_profile(rules, [h], [f]).hand_class[0])], "paytable": paytable.name,
-                 "pays_on": pays_on}
+    out = pd.DataFrame(
+        {
+            "ev": [float(ev_call), float(ev_fold)],
+            "ev_exact": [ev_call, ev_fold],
+            "optimal": [ev_call > ev_fold, ev_call <= ev_fold],
+        },
+        index=pd.Index(["call", "fold"], name="action"),
+    )
+    out.attrs = {
+        "game": rules.name,
+        "hole": format_cards(h),
+        "flop": format_cards(f),
+        "source": source,
+        "hand": HAND_CLASSES[int(hand_profile(rules, [h], [f]).hand_class[0])],
+        "paytable": paytable.name,
+        "pays_on": pays_on,
+    }
     return out

@@ -66,22 +66,32 @@ def board_groups(deck: list[int]) -> tuple[np.ndarray, np.ndarray]:
     offer the same holdings up to renaming cards of a type (see the module docstring).
     """
     cards = np.asarray(deck, dtype=np.int8)
-    index = np.fromiter((i for combo in combinations(range(len(cards)), 5) for i in combo),
-                        dtype=np.int16, count=5 * comb(len(cards), 5)).reshape(-1, 5)
+    index = np.fromiter(
+        (i for combo in combinations(range(len(cards)), 5) for i in combo),
+        dtype=np.int16,
+        count=5 * comb(len(cards), 5),
+    ).reshape(-1, 5)
     boards = cards[index]
     _, first, sizes = np.unique(board_keys(boards), return_index=True, return_counts=True)
     return boards[first], sizes.astype(np.int64)
 
 
-def category_counts_per_board(boards, hole_cards: int, deck: list[int] | None = None,
-                              threads: int | None = None) -> np.ndarray:
+def category_counts_per_board(
+    boards, hole_cards: int, deck: list[int] | None = None, threads: int | None = None
+) -> np.ndarray:
     """For each board (rows of 5 card ints), the holdings of ``hole_cards`` cards from the
     rest of the deck by final category (int64, 10 columns in CATEGORIES order)."""
     deck = list(range(52)) if deck is None else deck
     t = tables()
     return _omaha.category_counts(
-        hole_cards, np.ascontiguousarray(boards, dtype=np.int8), sum(1 << c for c in deck),
-        omaha_tables().board_pair, t.flush, t.category, check_threads(threads))
+        hole_cards,
+        np.ascontiguousarray(boards, dtype=np.int8),
+        sum(1 << c for c in deck),
+        omaha_tables().board_pair,
+        t.flush,
+        t.category,
+        check_threads(threads),
+    )
 
 
 @cache

@@ -78,27 +78,34 @@ class GameResult:
 
     def summary(self) -> dict:
         """Figures for display and JSON: floats, plus exact values as strings."""
-        head = {"game": self.rules.name, "paytable": self.paytable.name, "pays_on": self.pays_on,
-                "strategy": self.strategy}
+        head = {
+            "game": self.rules.name,
+            "paytable": self.paytable.name,
+            "pays_on": self.pays_on,
+            "strategy": self.strategy,
+        }
         return head | summary_figures(self.exact)
 
 
-def game_result(rules: Rules, paytable: PayTable, strategy: str, pays_on: str, combos: dict[RowKey, int],
-                calls: np.ndarray) -> GameResult:
+def game_result(
+    rules: Rules, paytable: PayTable, strategy: str, pays_on: str, combos: dict[RowKey, int], calls: np.ndarray
+) -> GameResult:
     """Return table and exact figures from the deals counted per return-table row."""
     payoffs = outcome_payoffs(paytable, rules, pays_on)
     total = sum(combos.values())
     if total != rules.total_combinations:
         raise AssertionError(f"combinations add up to {total}, expected {rules.total_combinations}")
     called_states = rules.states - combos[("fold", "")] // rules.completions
-    table = pd.DataFrame({
-        "outcome": [k[0] for k in payoffs],
-        "category": [k[1] for k in payoffs],
-        "combinations": np.array([combos[k] for k in payoffs], dtype=np.int64),
-        "probability": [combos[k] / total for k in payoffs],
-        "payoff": [float(p) for p in payoffs.values()],
-        "contribution": [float(Fraction(combos[k], total) * p) for k, p in payoffs.items()],
-    })
+    table = pd.DataFrame(
+        {
+            "outcome": [k[0] for k in payoffs],
+            "category": [k[1] for k in payoffs],
+            "combinations": np.array([combos[k] for k in payoffs], dtype=np.int64),
+            "probability": [combos[k] / total for k in payoffs],
+            "payoff": [float(p) for p in payoffs.values()],
+            "contribution": [float(Fraction(combos[k], total) * p) for k, p in payoffs.items()],
+        }
+    )
     exact = exact_figures(combos, payoffs, rules, called_states)
     return GameResult(rules, paytable, strategy, pays_on, table, exact, calls)
 
@@ -119,8 +126,14 @@ class ReturnEngine:
     def from_counts(cls, sc: StateCounts, rules: Rules) -> ReturnEngine:
         width = count_width(rules)
         weight = small_weights(sc.weight)
-        return cls(rules, Packed.pack(sc.counts, PAY_SOURCES, width), Packed.pack(sc.counts, REST_SOURCES, width),
-                   weight, weighted_totals(sc), sc)
+        return cls(
+            rules,
+            Packed.pack(sc.counts, PAY_SOURCES, width),
+            Packed.pack(sc.counts, REST_SOURCES, width),
+            weight,
+            weighted_totals(sc),
+            sc,
+        )
 
     @classmethod
     def from_store(cls, store) -> ReturnEngine:
@@ -143,8 +156,14 @@ class ReturnEngine:
 
         arrays = store.derived("engine", build)
         rows = len(arrays["weight"])
-        return cls(rules, Packed(arrays["pay"], rows, len(PAY_SOURCES), width),
-                   Packed(arrays["rest"], rows, len(REST_SOURCES), width), arrays["weight"], arrays["totals"], store)
+        return cls(
+            rules,
+            Packed(arrays["pay"], rows, len(PAY_SOURCES), width),
+            Packed(arrays["rest"], rows, len(REST_SOURCES), width),
+            arrays["weight"],
+            arrays["totals"],
+            store,
+        )
 
     @property
     def states(self) -> int:
@@ -182,7 +201,9 @@ class ReturnEngine:
         scale = d * self.rules.completions
         return self.pay.margins([c / scale for c in coef], base / scale)
 
-    def margin_sums(self, paytable: PayTable, pays_on: str, groups: np.ndarray, n: int) -> tuple[list[int], np.ndarray, int]:
+    def margin_sums(
+        self, paytable: PayTable, pays_on: str, groups: np.ndarray, n: int
+    ) -> tuple[list[int], np.ndarray, int]:
         """Exact sums of weight x (EV(call) - EV(fold)) x scale per group, with the weight
         of each group and the scale (d x completions); rows of group -1 are left out."""
         coef, base, d = self.coefficients(paytable, pays_on)
@@ -192,8 +213,9 @@ class ReturnEngine:
 
     # --- playing ----------------------------------------------------------------------
 
-    def decide(self, paytable=None, strategy: str | Strategy = "optimal", pays_on: str = "ante",
-               name: str | None = None) -> GameResult:
+    def decide(
+        self, paytable=None, strategy: str | Strategy = "optimal", pays_on: str = "ante", name: str | None = None
+    ) -> GameResult:
         """The return table and exact figures of a strategy with a pay table (PayTable,
         CSV path, table name, dict or DataFrame; None for the default AnteWin table).
         ``name`` names the strategy in the result (default: its name, or the callable's)."""
@@ -271,8 +293,9 @@ class ReturnEngine:
         return out
 
 
-def load_engine(game: str | Rules = "casino-omaha", root=None, threads: int | None = None,
-                progress: bool | None = None) -> ReturnEngine:
+def load_engine(
+    game: str | Rules = "casino-omaha", root=None, threads: int | None = None, progress: bool | None = None
+) -> ReturnEngine:
     """The return engine of a game from its outcome store (enumerated first if missing)."""
     rules = preset(game) if isinstance(game, str) else game
     return ReturnEngine.from_store(ensure_store(rules, root, threads, progress))

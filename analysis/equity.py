@@ -54,8 +54,18 @@ from .threads import check_threads
 MAX_HANDS = 6
 BOARD_SIZES = (0, 3, 4, 5)
 HIGH_COUNTS = ("win", "tie", "lose")
-HILO_COUNTS = ("scoop", "high_only", "low_only", "split", "nothing", "quarter",
-               "high_win", "high_tie", "low_win", "low_tie")
+HILO_COUNTS = (
+    "scoop",
+    "high_only",
+    "low_only",
+    "split",
+    "nothing",
+    "quarter",
+    "high_win",
+    "high_tie",
+    "low_win",
+    "low_tie",
+)
 
 
 @dataclass(frozen=True)
@@ -166,19 +176,27 @@ class EquityResult:
     def frame(self, pot_chips: int | None = None) -> pd.DataFrame:
         """One row per hand: cards, equity (float and exact), exact counts, chips."""
         equities = self.equities()
-        df = pd.DataFrame({
-            "hand": [format_cards(h) for h in self.hands],
-            "equity": [float(e) for e in equities],
-            "equity_exact": equities,
-            "pot_units": self.pot_units(),
-        })
+        df = pd.DataFrame(
+            {
+                "hand": [format_cards(h) for h in self.hands],
+                "equity": [float(e) for e in equities],
+                "equity_exact": equities,
+                "pot_units": self.pot_units(),
+            }
+        )
         df = pd.concat([df, pd.DataFrame(self.counts())], axis=1)
         if pot_chips is not None:
             chips = self.chips(pot_chips)
             df["chips"] = [float(c) for c in chips]
             df["odd_chip_effect"] = [float(c / pot_chips - e) for c, e in zip(chips, equities)]
-        df.attrs.update(boards=self.boards, units_per_pot=self.units_per_pot, hilo=self.hilo,
-                        board=format_cards(self.board), dead=format_cards(self.dead), no_low=self.no_low)
+        df.attrs.update(
+            boards=self.boards,
+            units_per_pot=self.units_per_pot,
+            hilo=self.hilo,
+            board=format_cards(self.board),
+            dead=format_cards(self.dead),
+            no_low=self.no_low,
+        )
         return df
 
     def to_dict(self, pot_chips: int | None = None) -> dict:
@@ -196,9 +214,16 @@ class EquityResult:
         chips = self.chips(pot_chips) if pot_chips is not None else None
         out["pot_chips"] = pot_chips
         hands = []
-        for h, (cards, e, units, counts) in enumerate(zip(self.hands, self.equities(), self.pot_units(), self.counts())):
-            row = {"cards": format_cards(cards), "equity": float(e), "equity_fraction": str(e),
-                   "pot_units": units, "counts": counts}
+        for h, (cards, e, units, counts) in enumerate(
+            zip(self.hands, self.equities(), self.pot_units(), self.counts())
+        ):
+            row = {
+                "cards": format_cards(cards),
+                "equity": float(e),
+                "equity_fraction": str(e),
+                "pot_units": units,
+                "counts": counts,
+            }
             if chips is not None:
                 row["chips"] = str(chips[h])
                 row["odd_chip_effect"] = float(chips[h] / pot_chips - e)
@@ -228,8 +253,13 @@ def parse_hands(hands: Iterable) -> list[list[int]]:
     return parsed
 
 
-def compute_equity(hands: Iterable, board: str | Iterable = "", dead: str | Iterable = "",
-                   hilo: bool = False, threads: int | None = None) -> EquityResult:
+def compute_equity(
+    hands: Iterable,
+    board: str | Iterable = "",
+    dead: str | Iterable = "",
+    hilo: bool = False,
+    threads: int | None = None,
+) -> EquityResult:
     """Exact outcome counts over every completion of the board (0, 3, 4 or 5 known cards)."""
     hand_cards = parse_hands(hands)
     board_cards = card_list(board, "board")
@@ -244,17 +274,30 @@ def compute_equity(hands: Iterable, board: str | Iterable = "", dead: str | Iter
         raise ValueError(f"only {len(rest)} cards left to deal {draw} board cards")
     t, o = tables(), omaha_tables()
     hist = _omaha.equity_histogram(
-        np.array(hand_cards, dtype=np.int8), np.array(board_cards + rest, dtype=np.int8), len(board_cards),
-        hilo, t.omaha_pair, t.flush, o.low_best, LOW_BIT.astype(np.uint8),
-        check_threads(threads))
+        np.array(hand_cards, dtype=np.int8),
+        np.array(board_cards + rest, dtype=np.int8),
+        len(board_cards),
+        hilo,
+        t.omaha_pair,
+        t.flush,
+        o.low_best,
+        LOW_BIT.astype(np.uint8),
+        check_threads(threads),
+    )
     outcomes = _omaha.outcome_sets(hist)
     result = EquityResult(tuple(map(tuple, hand_cards)), tuple(board_cards), tuple(dead_cards), hilo, outcomes)
     assert result.boards == comb(len(rest), draw)
     return result
 
 
-def equity(hands: Iterable, board: str | Iterable = "", dead: str | Iterable = "", hilo: bool = False,
-           pot_chips: int | None = None, threads: int | None = None) -> pd.DataFrame:
+def equity(
+    hands: Iterable,
+    board: str | Iterable = "",
+    dead: str | Iterable = "",
+    hilo: bool = False,
+    pot_chips: int | None = None,
+    threads: int | None = None,
+) -> pd.DataFrame:
     """Exact equity table, one row per hand (see the module docstring for the columns).
 
     >>> equity(["As Ah Ks Kh", "7c 8d 9c Td"], board="Tc 9d 2c 3h")[["hand", "equity", "win", "tie"]]

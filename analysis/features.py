@@ -151,5 +151,3 @@ def state_features(rules: Rules, hole, flop, chunk: int = 1 << 21) -> StateFeatu
     hole, flop = np.atleast_2d(np.asarray(hole)), np.atleast_2d(np.asarray(flop))
     parts = [_chunk_features(rules, hole[i : i + chunk], flop[i : i + chunk]) for i in range(0, len(hole), chunk)]
     return StateFeatures.concat(parts) if parts else _chunk_features(rules, hole, flop)
-
-

@@ -42,8 +42,7 @@ FORMULAS = {
 }
 
 
-def exact_figures(combos: dict[RowKey, int], payoffs: dict[RowKey, Fraction], rules: Rules,
-                  called_states: int) -> dict:
+def exact_figures(combos: dict[RowKey, int], payoffs: dict[RowKey, Fraction], rules: Rules, called_states: int) -> dict:
     """House edge, element of risk, call rate, variance, ... as exact Fractions, from the
     deals counted per return-table row and the row's payoff."""
     total = sum(combos.values())
@@ -101,27 +100,59 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
     rows = [
         _figure("total combinations", total, total, "deals", "every deal of the game, counted exactly"),
         _figure("house edge", float(he), he, "per ante", FORMULAS["house edge"]),
-        _figure("element of risk", float(e["element_of_risk"]), e["element_of_risk"], "per unit wagered",
-                FORMULAS["element of risk"]),
-        _figure("house edge with ties excluded", float(he / (1 - tie)), he / (1 - tie), "per ante",
-                FORMULAS["house edge with ties excluded"]),
-        _figure("average total wager", float(e["average_wager"]), e["average_wager"], "antes per hand",
-                "1 + call multiple x call rate"),
+        _figure(
+            "element of risk",
+            float(e["element_of_risk"]),
+            e["element_of_risk"],
+            "per unit wagered",
+            FORMULAS["element of risk"],
+        ),
+        _figure(
+            "house edge with ties excluded",
+            float(he / (1 - tie)),
+            he / (1 - tie),
+            "per ante",
+            FORMULAS["house edge with ties excluded"],
+        ),
+        _figure(
+            "average total wager",
+            float(e["average_wager"]),
+            e["average_wager"],
+            "antes per hand",
+            "1 + call multiple x call rate",
+        ),
         _figure("expected house win per 100 hands", float(100 * he), 100 * he, "antes", "100 x HE"),
-        _figure("expected house win per 1,000 units wagered", float(1000 * e["element_of_risk"]),
-                1000 * e["element_of_risk"], "units", "1000 x EoR"),
+        _figure(
+            "expected house win per 1,000 units wagered",
+            float(1000 * e["element_of_risk"]),
+            1000 * e["element_of_risk"],
+            "units",
+            "1000 x EoR",
+        ),
         _figure("call rate", float(e["call_rate"]), e["call_rate"], "of hands", "called states / all states"),
         _figure("hit frequency", float(e["hit_frequency"]), e["hit_frequency"], "of hands", FORMULAS["hit frequency"]),
         _figure("push frequency", float(push), push, "of hands", "P(X = 0)"),
         _figure("loss frequency", float(loss), loss, "of hands", "P(X < 0), folds included"),
-        _figure("dealer does not qualify", float(noqual), noqual, "of deals",
-                f"over all deals; the dealer qualifies with a {rules.describe()['qualifier']}"),
+        _figure(
+            "dealer does not qualify",
+            float(noqual),
+            noqual,
+            "of deals",
+            f"over all deals; the dealer qualifies with a {rules.describe()['qualifier']}",
+        ),
         _figure("variance", float(e["variance"]), e["variance"], "antes^2 per hand", "E[X^2] - E[X]^2"),
         _figure("standard deviation", e["std_dev"], "sqrt(variance)", "antes per hand", FORMULAS["standard deviation"]),
     ]
     for level in LEVELS:
-        rows.append(_figure(f"volatility index ({level:.0%})", z_score(level) * e["std_dev"], "", "antes per hand",
-                            FORMULAS["volatility index"]))
+        rows.append(
+            _figure(
+                f"volatility index ({level:.0%})",
+                z_score(level) * e["std_dev"],
+                "",
+                "antes per hand",
+                FORMULAS["volatility index"],
+            )
+        )
     return pd.DataFrame(rows, dtype=object)
 
 
@@ -132,16 +163,18 @@ def confidence_table(result: GameResult) -> pd.DataFrame:
     for n in HORIZONS:
         for level in LEVELS:
             half = z_score(level) * sigma * np.sqrt(n)
-            rows.append({
-                "hands": n,
-                "confidence": level,
-                "expected_house_win": n * he,
-                "house_win_low": n * he - half,
-                "house_win_high": n * he + half,
-                "per_hand_low": he - half / n,
-                "per_hand_high": he + half / n,
-                "chance_house_ahead": NormalDist().cdf(he * np.sqrt(n) / sigma),
-            })
+            rows.append(
+                {
+                    "hands": n,
+                    "confidence": level,
+                    "expected_house_win": n * he,
+                    "house_win_low": n * he - half,
+                    "house_win_high": n * he + half,
+                    "per_hand_low": he - half / n,
+                    "per_hand_high": he + half / n,
+                    "chance_house_ahead": NormalDist().cdf(he * np.sqrt(n) / sigma),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -154,21 +187,27 @@ def return_table(result: GameResult) -> pd.DataFrame:
 
 
 #: Column names of the final-hands table for the called deals, by dealer result.
-CALLED_COLUMNS = dict(zip(RESULTS, ("called_dealer_not_qualifying", "called_player_wins", "called_tie",
-                                    "called_dealer_wins")))
+CALLED_COLUMNS = dict(
+    zip(RESULTS, ("called_dealer_not_qualifying", "called_player_wins", "called_tie", "called_dealer_wins"))
+)
 
 
-def final_hands_table(result: GameResult, every_deal: dict[tuple[str, str], int],
-                      called: dict[tuple[str, str], int]) -> pd.DataFrame:
+def final_hands_table(
+    result: GameResult, every_deal: dict[tuple[str, str], int], called: dict[tuple[str, str], int]
+) -> pd.DataFrame:
     """The player's final hand over all deals (played to the end), and over the called ones
     by dealer result."""
     rules, total = result.rules, result.exact["total_combinations"]
     rows = []
     for c in reversed(CATEGORIES):
         all_n = sum(every_deal[(r, c)] for r in RESULTS)
-        row = {"final_hand": c, "combinations": all_n, "probability": all_n / total,
-               "probability_exact": str(Fraction(all_n, total)),
-               "called_combinations": sum(called[(r, c)] for r in RESULTS)}
+        row = {
+            "final_hand": c,
+            "combinations": all_n,
+            "probability": all_n / total,
+            "probability_exact": str(Fraction(all_n, total)),
+            "called_combinations": sum(called[(r, c)] for r in RESULTS),
+        }
         row |= {CALLED_COLUMNS[r]: called[(r, c)] for r in RESULTS}
         rows.append(row)
     out = pd.DataFrame(rows)
@@ -182,8 +221,12 @@ def rules_table(rules: Rules) -> pd.DataFrame:
     rows = [
         ("game", d["name"]),
         ("hole cards per hand", d["hole_cards"]),
-        ("hand made of", f"exactly {d['must_use']} hole cards and 3 of the 5 board cards" if rules.omaha
-         else "the best 5 of the hole cards and the 5 board cards"),
+        (
+            "hand made of",
+            f"exactly {d['must_use']} hole cards and 3 of the 5 board cards"
+            if rules.omaha
+            else "the best 5 of the hole cards and the 5 board cards",
+        ),
         ("dealer qualifies with", d["qualifier"]),
         ("call bet", f"{d['call_multiple']} x the ante"),
         ("deck", f"{d['deck_size']} cards"),
@@ -195,9 +238,13 @@ def rules_table(rules: Rules) -> pd.DataFrame:
 
 
 def paytable_table(paytable: PayTable) -> pd.DataFrame:
-    return pd.DataFrame({"category": list(reversed(CATEGORIES)),
-                         "pays_to_1": [float(paytable.pays[c]) for c in reversed(CATEGORIES)],
-                         "pays_exact": [str(paytable.pays[c]) for c in reversed(CATEGORIES)]})
+    return pd.DataFrame(
+        {
+            "category": list(reversed(CATEGORIES)),
+            "pays_to_1": [float(paytable.pays[c]) for c in reversed(CATEGORIES)],
+            "pays_exact": [str(paytable.pays[c]) for c in reversed(CATEGORIES)],
+        }
+    )
 
 
 def paytable_digest(paytable: PayTable) -> str:

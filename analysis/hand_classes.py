@@ -41,8 +41,15 @@ HAND_CLASSES = (
 )
 
 #: Made-hand and draw dimensions of the call-rate grid.
-MADE_HANDS = ("straight or better", "three of a kind", "two pair", "high pair with a hole card",
-              "low pair with a hole card", "the flop's pair only", "high card")
+MADE_HANDS = (
+    "straight or better",
+    "three of a kind",
+    "two pair",
+    "high pair with a hole card",
+    "low pair with a hole card",
+    "the flop's pair only",
+    "high card",
+)
 DRAWS = ("four to a flush", "open-ended straight draw", "gutshot straight draw", "three to a flush", "no draw")
 
 
@@ -89,8 +96,9 @@ def grid_cells(features: StateFeatures, classes: np.ndarray) -> np.ndarray:
     """Cell of every state in the made-hand x draw grid: ``made * len(DRAWS) + draw``."""
     f = features
     made = np.where(classes <= 4, classes, np.where(f.board_pair_only, 5, 6))
-    draw = np.select([f.flush_draw, f.straight_outs >= 2, f.straight_outs == 1, f.backdoor_flush], [0, 1, 2, 3],
-                     default=4)
+    draw = np.select(
+        [f.flush_draw, f.straight_outs >= 2, f.straight_outs == 1, f.backdoor_flush], [0, 1, 2, 3], default=4
+    )
     return (made * len(DRAWS) + draw).astype(np.int8)
 
 
@@ -112,5 +120,6 @@ def hand_profile(rules: Rules, hole, flop) -> HandProfile:
     """The hand profile of every state (rows of hole cards and flops)."""
     features = state_features(rules, hole, flop)
     classes = hand_classes(features, rules)
-    return HandProfile(classes, grid_cells(features, classes), features.top_two.astype(np.int16),
-                       features.backdoor_flush.astype(bool))
+    return HandProfile(
+        classes, grid_cells(features, classes), features.top_two.astype(np.int16), features.backdoor_flush.astype(bool)
+    )

@@ -64,17 +64,43 @@ class Packed:
         c = np.asarray(coef if decide else [], dtype=np.int64)
         # the sum fits in 64 bits unless |coef| x largest count x columns + |base| does not
         wide = decide and max(map(abs, coef)) * (1 << 8 * self.width) * self.ncols + abs(base) >= _INT64
-        sums = _engine.play(self.data, self.rows, self.ncols, self.width, weight, c, base, wide,
-                            calls.view(np.uint8), decide, check_threads(threads))
+        sums = _engine.play(
+            self.data,
+            self.rows,
+            self.ncols,
+            self.width,
+            weight,
+            c,
+            base,
+            wide,
+            calls.view(np.uint8),
+            decide,
+            check_threads(threads),
+        )
         return sums.astype(np.int64)
 
     def margins(self, coef, base: float, threads: int | None = None) -> np.ndarray:
-        return _engine.margins(self.data, self.rows, self.ncols, self.width, np.asarray(coef, dtype=np.float64),
-                               float(base), check_threads(threads))
+        return _engine.margins(
+            self.data,
+            self.rows,
+            self.ncols,
+            self.width,
+            np.asarray(coef, dtype=np.float64),
+            float(base),
+            check_threads(threads),
+        )
 
     def group_sums(self, weight, groups: np.ndarray, n: int, threads: int | None = None) -> np.ndarray:
-        sums = _engine.group_sums(self.data, self.rows, self.ncols, self.width, weight,
-                                  np.ascontiguousarray(groups, dtype=np.int32), n, check_threads(threads))
+        sums = _engine.group_sums(
+            self.data,
+            self.rows,
+            self.ncols,
+            self.width,
+            weight,
+            np.ascontiguousarray(groups, dtype=np.int32),
+            n,
+            check_threads(threads),
+        )
         return sums.astype(np.int64)
 
 

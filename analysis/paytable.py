@@ -15,10 +15,10 @@ Fraction(11, 10)
 >>> t = PayTable.from_mapping({c: 1 for c in CATEGORIES}, name="even")
 >>> t.pays["flush"]
 Fraction(1, 1)
->>> PayTable.from_mapping({"flush": 2})
+>>> PayTable.from_mapping({c: 1 for c in CATEGORIES if c != "pair"})
 Traceback (most recent call last):
 ...
-analysis.paytable.PayTableError: pay table 'custom': missing categories: high_card, pair, two_pair, three_of_a_kind, straight, full_house, four_of_a_kind, straight_flush, royal_flush
+analysis.paytable.PayTableError: pay table 'custom': missing categories: pair
 """
 
 from __future__ import annotations
@@ -77,8 +77,9 @@ class PayTable:
         where = f"pay table {name!r}"
         unknown = [c for c in pays if c not in CATEGORIES]
         if unknown:
-            raise PayTableError(f"{where}: unknown categories: {', '.join(map(str, unknown))} "
-                                f"(known: {', '.join(CATEGORIES)})")
+            raise PayTableError(
+                f"{where}: unknown categories: {', '.join(map(str, unknown))} (known: {', '.join(CATEGORIES)})"
+            )
         missing = [c for c in CATEGORIES if c not in pays]
         if missing:
             raise PayTableError(f"{where}: missing categories: {', '.join(missing)}")
@@ -101,20 +102,27 @@ class PayTable:
         except OSError as e:
             raise PayTableError(f"{path}: cannot read the pay table: {e.strerror}") from None
         except UnicodeDecodeError as e:
-            raise PayTableError(f"{path}: not a UTF-8 text file (byte {e.start}): save the pay table as "
-                                "UTF-8 CSV") from None
+            raise PayTableError(
+                f"{path}: not a UTF-8 text file (byte {e.start}): save the pay table as UTF-8 CSV"
+            ) from None
         return cls.from_text(text, name=path.stem, source=str(path))
 
     @classmethod
     def from_text(cls, text: str, name: str = "custom", source: str = "") -> PayTable:
         where = source or name
         text = text.removeprefix("\ufeff")
-        rows = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.lstrip().startswith("#")]
+        rows = [
+            (n, line)
+            for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
         if not rows:
             raise PayTableError(f"{where}: the pay table is empty")
         header_no, header = rows[0]
         if [h.strip().lower() for h in next(csv.reader([header]))] != ["category", "pays"]:
-            raise PayTableError(f"{where}: row {header_no}: expected the header 'category,pays', got {header.strip()!r}")
+            raise PayTableError(
+                f"{where}: row {header_no}: expected the header 'category,pays', got {header.strip()!r}"
+            )
         pays: dict[str, Fraction] = {}
         for n, line in rows[1:]:
             fields = [f.strip() for f in next(csv.reader(io.StringIO(line)))]
@@ -168,5 +176,6 @@ class PayTable:
         return "\n".join(lines + [f"{c},{self.pays[c]}" for c in reversed(CATEGORIES)]) + "\n"
 
     def frame(self) -> pd.DataFrame:
-        return pd.DataFrame({"category": list(reversed(CATEGORIES)),
-                             "pays": [float(self.pays[c]) for c in reversed(CATEGORIES)]})
+        return pd.DataFrame(
+            {"category": list(reversed(CATEGORIES)), "pays": [float(self.pays[c]) for c in reversed(CATEGORIES)]}
+        )

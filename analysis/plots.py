@@ -40,8 +40,9 @@ def plot_contributions(result: GameResult) -> Figure:
 
 def plot_outcome_distribution(result: GameResult) -> Figure:
     """Probability of each net result of a hand."""
-    return plot_outcome_comparison([result], title=f"{result.rules.name}: distribution of the result of a hand "
-                                                   f"({result.strategy})")
+    return plot_outcome_comparison(
+        [result], title=f"{result.rules.name}: distribution of the result of a hand ({result.strategy})"
+    )
 
 
 def plot_outcome_comparison(results: list[GameResult], title: str = "Distribution of the result of a hand") -> Figure:
@@ -53,8 +54,13 @@ def plot_outcome_comparison(results: list[GameResult], title: str = "Distributio
     fig = Figure(figsize=(9, 4))
     ax = fig.subplots()
     for i, (r, t) in enumerate(zip(results, tables)):
-        ax.bar(x + (i - (len(results) - 1) / 2) * width, t.reindex(payoffs, fill_value=0).values, width,
-               label=f"{r.rules.name} ({r.strategy})", color=None if len(results) > 1 else "#4d4d4d")
+        ax.bar(
+            x + (i - (len(results) - 1) / 2) * width,
+            t.reindex(payoffs, fill_value=0).values,
+            width,
+            label=f"{r.rules.name} ({r.strategy})",
+            color=None if len(results) > 1 else "#4d4d4d",
+        )
     ax.set_xticks(x, [f"{p:+g}" for p in payoffs])
     ax.set_yscale("log")
     ax.set_xlabel("player's net result of a hand (antes)")
@@ -81,8 +87,9 @@ def plot_confidence(confidence: pd.DataFrame, house_edge: float) -> Figure:
     ax = fig.subplots()
     for level, shade in zip(LEVELS, ("#2171b5", "#6baed6", "#c6dbef")):
         c = confidence[confidence.confidence == level]
-        ax.fill_between(c.hands, 100 * c.per_hand_low, 100 * c.per_hand_high, color=shade, alpha=0.45,
-                        label=f"{level:.0%} range")
+        ax.fill_between(
+            c.hands, 100 * c.per_hand_low, 100 * c.per_hand_high, color=shade, alpha=0.45, label=f"{level:.0%} range"
+        )
     ax.axhline(100 * house_edge, color="black", lw=1, label="house edge")
     ax.axhline(0, color="grey", lw=0.6, ls=":")
     ax.set_xscale("log")

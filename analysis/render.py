@@ -51,11 +51,14 @@ SECTIONS = (
 )
 
 _CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1100px;color:#222;line-height:1.4}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+margin:2em auto;max-width:1100px;color:#222;line-height:1.4}
 h1{font-size:1.6em}h2{border-bottom:2px solid #2166ac;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;font-size:.88em}th,td{border:1px solid #ccc;padding:.25em .6em}
-th{background:#eef3f8;text-align:left}td{text-align:right;font-variant-numeric:tabular-nums}
-td.text{text-align:left}img{max-width:100%;display:block;margin:1em 0}nav a{margin-right:1em}
+th{background:#eef3f8;text-align:left}td{text-align:right;
+font-variant-numeric:tabular-nums}
+td.text{text-align:left}img{max-width:100%;display:block;margin:1em 0}
+nav a{margin-right:1em}
 .scroll{overflow-x:auto}.formulas li{font-family:ui-monospace,monospace;font-size:.9em}.note{color:#555}
 """
 
@@ -103,29 +106,46 @@ def render_html(report: Report) -> str:
     nav = "".join(f'<a href="#{key}">{html.escape(name)}</a>' for key, name in SECTIONS)
     formulas = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in FORMULAS.items())
     parts = {
-        "summary": (f"<p>House edge <b>{float(e['house_edge']):.4%}</b> per ante (exactly {e['house_edge']}), "
-                    f"element of risk <b>{float(e['element_of_risk']):.4%}</b>, call rate {float(e['call_rate']):.2%}, "
-                    f"standard deviation {e['std_dev']:.4f} antes per hand, over "
-                    f"{e['total_combinations']:,} deals counted exactly.</p>"
-                    + html_table(s["Summary"]) + f'<ul class="formulas">{formulas}</ul>'),
-        "confidence": (_img(report, "confidence", "house result after N hands")
-                       + '<p class="note">Normal approximation; results in antes (ante = 1).</p>'
-                       + html_table(s["Confidence ranges"])),
+        "summary": (
+            f"<p>House edge <b>{float(e['house_edge']):.4%}</b> per ante (exactly {e['house_edge']}), "
+            f"element of risk <b>{float(e['element_of_risk']):.4%}</b>, call rate {float(e['call_rate']):.2%}, "
+            f"standard deviation {e['std_dev']:.4f} antes per hand, over "
+            f"{e['total_combinations']:,} deals counted exactly.</p>"
+            + html_table(s["Summary"])
+            + f'<ul class="formulas">{formulas}</ul>'
+        ),
+        "confidence": (
+            _img(report, "confidence", "house result after N hands")
+            + '<p class="note">Normal approximation; results in antes (ante = 1).</p>'
+            + html_table(s["Confidence ranges"])
+        ),
         "return-table": _img(report, "return-table", "return table contributions") + html_table(s["Return table"]),
         "outcomes": _img(report, "outcomes", "distribution of a hand's result"),
         "final-hands": _img(report, "final-hands", "final hand probabilities") + html_table(s["Final hands"]),
-        "strategy": (_img(report, "strategy", "call rate by hand") + html_table(s["Strategy by hand"])
-                     + "<h3>Optimal call rate by made hand and draw</h3>" + html_table(s["Call rate grid"])
-                     + _img(report, "margin", "EV(call) - EV(fold) distribution")),
-        "simple-strategy": ("<ol>" + "".join(f"<li>{html.escape(line)}</li>" for line in report.analysis.simple.describe())
-                            + "</ol>"
-                            + '<p class="note">"X-Y or better": the best hole card is above X, or is X with the '
-                              "second best Y or higher. Rules apply in order; thresholds are derived exactly from "
-                              "the counts to lose the least against optimal play.</p>"
-                            + html_table(s["Simple strategy"]) + html_table(s["Strategies compared"])),
+        "strategy": (
+            _img(report, "strategy", "call rate by hand")
+            + html_table(s["Strategy by hand"])
+            + "<h3>Optimal call rate by made hand and draw</h3>"
+            + html_table(s["Call rate grid"])
+            + _img(report, "margin", "EV(call) - EV(fold) distribution")
+        ),
+        "simple-strategy": (
+            "<ol>"
+            + "".join(f"<li>{html.escape(line)}</li>" for line in report.analysis.simple.describe())
+            + "</ol>"
+            + '<p class="note">"X-Y or better": the best hole card is above X, or is X with the '
+            "second best Y or higher. Rules apply in order; thresholds are derived exactly from "
+            "the counts to lose the least against optimal play.</p>"
+            + html_table(s["Simple strategy"])
+            + html_table(s["Strategies compared"])
+        ),
         "rules": html_table(s["Rules"]) + html_table(s["Pay table"]),
         "metadata": html_table(s["Metadata"]),
     }
-    sections = "".join(f'<section id="{key}"><h2>{html.escape(name)}</h2>{parts[key]}</section>' for key, name in SECTIONS)
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1><nav>{nav}</nav>{sections}</body></html>")
+    sections = "".join(
+        f'<section id="{key}"><h2>{html.escape(name)}</h2>{parts[key]}</section>' for key, name in SECTIONS
+    )
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1><nav>{nav}</nav>{sections}</body></html>"
+    )

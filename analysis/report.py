@@ -101,8 +101,9 @@ def strategy_by_hand(analysis: StrategyAnalysis, result: GameResult) -> pd.DataF
     profile = analysis.profile.copy()
     if result.strategy not in ("optimal", "simple"):
         engine = analysis.engine
-        profile[f"{result.strategy}_call_rate"] = call_rates(engine, result.calls, engine.hand_profile().hand_class,
-                                                             len(HAND_CLASSES))
+        profile[f"{result.strategy}_call_rate"] = call_rates(
+            engine, result.calls, engine.hand_profile().hand_class, len(HAND_CLASSES)
+        )
     notes = class_notes(analysis.rules)
     profile["meaning"] = [notes.get(h, "") for h in HAND_CLASSES]
     return profile
@@ -143,4 +144,3 @@ def make_plots(report: Report) -> dict[str, bytes]:
         "strategy": png(plot_call_rates(s["Strategy by hand"])),
         "margin": png(plot_margin(report.analysis)),
     }
-

@@ -57,8 +57,8 @@ def ensure_store(
     return store
 
 
-def load_outcomes(rules: Rules, root: Path | None = None, threads: int | None = None,
-                  progress: bool | None = None) -> StateCounts:
+def load_outcomes(
+    rules: Rules, root: Path | None = None, threads: int | None = None, progress: bool | None = None
+) -> StateCounts:
     """Per-state counts of the whole game (from the store, computing it if needed)."""
     return ensure_store(rules, root, threads, progress).load()
-

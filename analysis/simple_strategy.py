@@ -42,8 +42,9 @@ SIMPLE_RULES = (
 )
 
 #: Index into SIMPLE_RULES of each hand class.
-RULE_OF_CLASS = np.array([next(i for i, r in enumerate(SIMPLE_RULES) if c in r.classes) for c in HAND_CLASSES],
-                         dtype=np.int8)
+RULE_OF_CLASS = np.array(
+    [next(i for i, r in enumerate(SIMPLE_RULES) if c in r.classes) for c in HAND_CLASSES], dtype=np.int8
+)
 
 
 def top_two_text(key: int) -> str:
@@ -88,8 +89,10 @@ class SimpleStrategy:
             elif plain == suited:
                 action = f"call with {top_two_text(plain)}, fold the rest"
             else:
-                action = (f"call with {top_two_text(suited)} when holding three to a flush, "
-                          f"otherwise with {top_two_text(plain)}; fold the rest")
+                action = (
+                    f"call with {top_two_text(suited)} when holding three to a flush, "
+                    f"otherwise with {top_two_text(plain)}; fold the rest"
+                )
             lines.append(f"{rule.label[0].upper()}{rule.label[1:]}: {action}.")
         return lines
 
@@ -104,8 +107,9 @@ def _groups(profile: HandProfile) -> np.ndarray:
 
 def derive_simple_strategy(engine, paytable, pays_on: str = "ante") -> SimpleStrategy:
     """The thresholds of :data:`SIMPLE_RULES` that lose least against optimal play (ties fold)."""
-    margin, _, _ = engine.margin_sums(paytable, pays_on, _groups(engine.hand_profile()),
-                                      len(SIMPLE_RULES) * 2 * (NEVER + 1))
+    margin, _, _ = engine.margin_sums(
+        paytable, pays_on, _groups(engine.hand_profile()), len(SIMPLE_RULES) * 2 * (NEVER + 1)
+    )
     thresholds = {}
     for i, rule in enumerate(SIMPLE_RULES):
         by_key = [margin[(i * 2 + s) * (NEVER + 1) : (i * 2 + s + 1) * (NEVER + 1)] for s in (0, 1)]

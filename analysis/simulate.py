@@ -71,8 +71,9 @@ def final_strengths(rules: Rules, hole: np.ndarray, board: np.ndarray) -> np.nda
     return best_strength(np.concatenate([hole, board], axis=1)).astype(np.int64)
 
 
-def settle(rules: Rules, paytable: PayTable, calls: np.ndarray, player: np.ndarray, dealer: np.ndarray,
-           pays_on: str = "ante") -> np.ndarray:
+def settle(
+    rules: Rules, paytable: PayTable, calls: np.ndarray, player: np.ndarray, dealer: np.ndarray, pays_on: str = "ante"
+) -> np.ndarray:
     """Net result in antes of each hand, straight from the rules."""
     m = rules.call_multiple
     pay = np.array([float(p) for p in paytable.vector()])[tables().category[player]]
@@ -80,8 +81,9 @@ def settle(rules: Rules, paytable: PayTable, calls: np.ndarray, player: np.ndarr
     wins = player > dealer
     ante_win = pay if pays_on == "ante" else np.ones_like(pay)
     call_win = np.full_like(pay, m) if pays_on == "ante" else m * pay
-    called = np.where(~qualifies, ante_win,
-                      np.where(wins, ante_win + call_win, np.where(player == dealer, 0.0, -1.0 - m)))
+    called = np.where(
+        ~qualifies, ante_win, np.where(wins, ante_win + call_win, np.where(player == dealer, 0.0, -1.0 - m))
+    )
     return np.where(calls, called, -1.0)
 
 
@@ -96,8 +98,16 @@ def lookup_calls(rules: Rules, keys: np.ndarray, calls: np.ndarray, hole: np.nda
     return calls[idx]
 
 
-def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, calls: np.ndarray | None = None,
-             keys: np.ndarray | None = None, pays_on: str = "ante", batch: int = 500_000) -> Simulation:
+def simulate(
+    rules: Rules,
+    paytable: PayTable,
+    hands: int,
+    seed: int,
+    calls: np.ndarray | None = None,
+    keys: np.ndarray | None = None,
+    pays_on: str = "ante",
+    batch: int = 500_000,
+) -> Simulation:
     """Play ``hands`` random hands: always calling, or with per-state decisions ``calls``
     over the stored states of sorted ``keys``."""
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
@@ -111,8 +121,14 @@ def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, calls: np.
         n = min(batch, hands - done)
         d = deal(rules, n, rng)
         decided = np.ones(n, dtype=bool) if calls is None else lookup_calls(rules, keys, calls, d["player"], d["flop"])
-        result = settle(rules, paytable, decided, final_strengths(rules, d["player"], d["board"]),
-                        final_strengths(rules, d["dealer"], d["board"]), pays_on)
+        result = settle(
+            rules,
+            paytable,
+            decided,
+            final_strengths(rules, d["player"], d["board"]),
+            final_strengths(rules, d["dealer"], d["board"]),
+            pays_on,
+        )
         total += result.sum()
         total_sq += (result**2).sum()
         n_calls += int(decided.sum())
@@ -121,15 +137,23 @@ def simulate(rules: Rules, paytable: PayTable, hands: int, seed: int, calls: np.
     return Simulation(hands, mean, sqrt(total_sq / hands - mean**2), n_calls / hands)
 
 
-def simulate_strategy(engine: ReturnEngine, paytable, strategy, hands: int, seed: int,
-                      pays_on: str = "ante") -> Simulation:
+def simulate_strategy(
+    engine: ReturnEngine, paytable, strategy, hands: int, seed: int, pays_on: str = "ante"
+) -> Simulation:
     """Simulate a strategy of the engine, with the engine's exact house edge beside it."""
     exact = engine.decide(paytable, strategy, pays_on)
     if exact.calls.all():
         sim = simulate(engine.rules, exact.paytable, hands, seed, pays_on=pays_on)
     else:
         hole, flop = engine.cards()
-        sim = simulate(engine.rules, exact.paytable, hands, seed, exact.calls,
-                       state_keys(colex_codes(flop), colex_codes(hole)), pays_on)
+        sim = simulate(
+            engine.rules,
+            exact.paytable,
+            hands,
+            seed,
+            exact.calls,
+            state_keys(colex_codes(flop), colex_codes(hole)),
+            pays_on,
+        )
     sim.exact_house_edge = float(exact.exact["house_edge"])
     return sim

@@ -161,8 +161,9 @@ class OutcomeStore:
         columns |= {c.name: sc.counts[:, j] for j, c in enumerate(COLUMNS)}
         table = pa.table(columns)
         sink = pa.BufferOutputStream()
-        pq.write_table(table, sink, compression="zstd", compression_level=1, write_page_checksum=True,
-                       row_group_size=ROW_GROUP)
+        pq.write_table(
+            table, sink, compression="zstd", compression_level=1, write_page_checksum=True, row_group_size=ROW_GROUP
+        )
         atomic_write_bytes(self.shard_path(i), sink.getvalue().to_pybytes())
         self.manifest["shards"][str(i)] = {
             "rows": len(sc),
@@ -197,8 +198,9 @@ class OutcomeStore:
         if not self.complete:
             raise StoreError(f"{self.path}: the store is not complete; run `casino-omaha enumerate` to finish it")
 
-    def read_shard(self, i: int, verify: bool = False, into: StateCounts | None = None, at: int = 0,
-                   counts: bool = True) -> StateCounts:
+    def read_shard(
+        self, i: int, verify: bool = False, into: StateCounts | None = None, at: int = 0, counts: bool = True
+    ) -> StateCounts:
         """One shard's states; written into ``into`` at row ``at`` when given.
 
         Parquet page checksums are always checked; ``verify`` also recomputes the
@@ -258,8 +260,9 @@ class OutcomeStore:
         out = empty_counts(self.rows, self.rules.hole_cards, 0)
         starts = np.cumsum([0] + [self.manifest["shards"][str(i)]["rows"] for i in range(self.n_shards)])
         with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-            list(pool.map(lambda i: self.read_shard(i, into=out, at=int(starts[i]), counts=False),
-                          range(self.n_shards)))
+            list(
+                pool.map(lambda i: self.read_shard(i, into=out, at=int(starts[i]), counts=False), range(self.n_shards))
+            )
         return out.hole, out.flop
 
     def read_state(self, hole, flop) -> np.ndarray:
@@ -278,8 +281,10 @@ class OutcomeStore:
         holes = np.stack([cards.column(f"hole{j}").to_numpy()[rows] for j in range(k)], axis=1)
         found = rows[colex_codes(holes) == hole_code[0]] if len(rows) else rows
         if len(found) != 1:
-            raise StoreError(f"{path}: state {list(hole)} / {list(flop)} is missing from the outcome store; "
-                             "run `casino-omaha enumerate` again to rebuild it")
+            raise StoreError(
+                f"{path}: state {list(hole)} / {list(flop)} is missing from the outcome store; "
+                "run `casino-omaha enumerate` again to rebuild it"
+            )
         row, group = int(found[0]), 0
         while row >= shard.metadata.row_group(group).num_rows:
             row -= shard.metadata.row_group(group).num_rows
@@ -305,7 +310,8 @@ class OutcomeStore:
             meta = json.loads(meta_path.read_text())
             paths = {key: folder / f"{key}.npy" for key in meta["arrays"]}
             if meta.get("checksum") == self.checksum and all(
-                    p.exists() and p.stat().st_size == meta["arrays"][key] for key, p in paths.items()):
+                p.exists() and p.stat().st_size == meta["arrays"][key] for key, p in paths.items()
+            ):
                 return {key: np.load(p, mmap_mode="r", allow_pickle=False) for key, p in paths.items()}
         arrays = build(self)
         folder.mkdir(parents=True, exist_ok=True)

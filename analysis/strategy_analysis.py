@@ -84,43 +84,59 @@ def analyse_strategy(engine: ReturnEngine, paytable=None, pays_on: str = "ante")
     margin, weight = np.array(margin, dtype=object).reshape(-1, 4), weight.reshape(-1, 4)
     states = weight.sum(axis=1)
     total = int(states.sum())
-    profile = pd.DataFrame({
-        "hand": list(HAND_CLASSES),
-        "states": states,
-        "share": states / total,
-        "optimal_call_rate": _rates(weight[:, 2] + weight[:, 3], states),
-        "simple_call_rate": _rates(weight[:, 1] + weight[:, 3], states),
-        "mean_call_minus_fold": [float(Fraction(int(m), int(s) * scale)) if s else float("nan")
-                                 for m, s in zip(margin.sum(axis=1), states)],
-    })
+    profile = pd.DataFrame(
+        {
+            "hand": list(HAND_CLASSES),
+            "states": states,
+            "share": states / total,
+            "optimal_call_rate": _rates(weight[:, 2] + weight[:, 3], states),
+            "simple_call_rate": _rates(weight[:, 1] + weight[:, 3], states),
+            "mean_call_minus_fold": [
+                float(Fraction(int(m), int(s) * scale)) if s else float("nan")
+                for m, s in zip(margin.sum(axis=1), states)
+            ],
+        }
+    )
 
     # the simple strategy's cost, rule by rule: states the two play differently
     lost = _by(RULE_OF_CLASS, margin[:, 2] - margin[:, 1], len(SIMPLE_RULES))
     rule_states = _by(RULE_OF_CLASS, states, len(SIMPLE_RULES))
     costs = [Fraction(int(x), rules.states * scale) for x in lost]
-    rule_costs = pd.DataFrame({
-        "rule": simple.describe(),
-        "share": [float(Fraction(int(s), total)) for s in rule_states],
-        "simple_call_rate": _rates(_by(RULE_OF_CLASS, weight[:, 1] + weight[:, 3], len(SIMPLE_RULES)), rule_states),
-        "optimal_call_rate": _rates(_by(RULE_OF_CLASS, weight[:, 2] + weight[:, 3], len(SIMPLE_RULES)), rule_states),
-        "cost_vs_optimal": [float(c) for c in costs],
-        "cost_vs_optimal_exact": [str(c) for c in costs],
-    })
+    rule_costs = pd.DataFrame(
+        {
+            "rule": simple.describe(),
+            "share": [float(Fraction(int(s), total)) for s in rule_states],
+            "simple_call_rate": _rates(_by(RULE_OF_CLASS, weight[:, 1] + weight[:, 3], len(SIMPLE_RULES)), rule_states),
+            "optimal_call_rate": _rates(
+                _by(RULE_OF_CLASS, weight[:, 2] + weight[:, 3], len(SIMPLE_RULES)), rule_states
+            ),
+            "cost_vs_optimal": [float(c) for c in costs],
+            "cost_vs_optimal_exact": [str(c) for c in costs],
+        }
+    )
 
     # optimal call rate by made hand and draw
     rates = call_rates(engine, optimal, profile_arrays.cell, len(MADE_HANDS) * len(DRAWS))
-    grid = pd.DataFrame(np.reshape(rates, (len(MADE_HANDS), len(DRAWS))),
-                        index=pd.Index(MADE_HANDS, name="made hand"), columns=pd.Index(DRAWS, name="draw"))
+    grid = pd.DataFrame(
+        np.reshape(rates, (len(MADE_HANDS), len(DRAWS))),
+        index=pd.Index(MADE_HANDS, name="made hand"),
+        columns=pd.Index(DRAWS, name="draw"),
+    )
 
     base = results["optimal"].exact["house_edge"]
-    comparison = pd.DataFrame([{
-        "strategy": name,
-        "house_edge": float(r.exact["house_edge"]),
-        "element_of_risk": float(r.exact["element_of_risk"]),
-        "call_rate": float(r.exact["call_rate"]),
-        "std_dev": r.exact["std_dev"],
-        "cost_vs_optimal": float(r.exact["house_edge"] - base),
-        "house_edge_exact": str(r.exact["house_edge"]),
-        "cost_vs_optimal_exact": str(r.exact["house_edge"] - base),
-    } for name, r in results.items()])
+    comparison = pd.DataFrame(
+        [
+            {
+                "strategy": name,
+                "house_edge": float(r.exact["house_edge"]),
+                "element_of_risk": float(r.exact["element_of_risk"]),
+                "call_rate": float(r.exact["call_rate"]),
+                "std_dev": r.exact["std_dev"],
+                "cost_vs_optimal": float(r.exact["house_edge"] - base),
+                "house_edge_exact": str(r.exact["house_edge"]),
+                "cost_vs_optimal_exact": str(r.exact["house_edge"] - base),
+            }
+            for name, r in results.items()
+        ]
+    )
     return StrategyAnalysis(rules, paytable, pays_on, engine, simple, profile, grid, rule_costs, comparison, results)

@@ -66,8 +66,10 @@ def _flop_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> list[FlopCla
     reps = flops[is_rep][np.argsort(own[is_rep])]  # in code order, as codes
     images = np.array([colex_codes(p[reps]) for p in perms])  # perms x classes
     fixes = images == codes[None, :]
-    return [FlopClass(tuple(int(c) for c in rep), int(code), int(count), perms[fixes[:, i]])
-            for i, (rep, code, count) in enumerate(zip(reps, codes, counts))]
+    return [
+        FlopClass(tuple(int(c) for c in rep), int(code), int(count), perms[fixes[:, i]])
+        for i, (rep, code, count) in enumerate(zip(reps, codes, counts))
+    ]
 
 
 @cache

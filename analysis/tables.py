@@ -187,9 +187,7 @@ def tables() -> SimpleNamespace:
 
 def rank5_of_union(left: np.ndarray, right: np.ndarray, table: np.ndarray, n: int = 5) -> np.ndarray:
     """table[union of multisets] for every (left row, right row); 0 where impossible."""
-    union = np.concatenate(
-        [np.repeat(left, len(right), axis=0), np.tile(right, (len(left), 1))], axis=1
-    )
+    union = np.concatenate([np.repeat(left, len(right), axis=0), np.tile(right, (len(left), 1))], axis=1)
     union.sort(axis=1)
     assert union.shape[1] == n
     idx = _weights(n)[np.arange(n), union].sum(axis=1)

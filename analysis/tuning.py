@@ -78,8 +78,9 @@ class Tuner:
             rows.append({**{c: float(v) for c, v in pays.items()}, **{f: s[f] for f in SUMMARY_FIELDS}})
         return pd.DataFrame(rows)
 
-    def solve(self, target_house_edge, vary, bounds=(0, 1000), integer: bool = False, base=None,
-              best: int = 3) -> pd.DataFrame:
+    def solve(
+        self, target_house_edge, vary, bounds=(0, 1000), integer: bool = False, base=None, best: int = 3
+    ) -> pd.DataFrame:
         """Pay tables whose re-optimised house edge hits ``target_house_edge``.
 
         ``vary``: a category or a list of categories; ``bounds``: (low, high) for all of
@@ -115,9 +116,15 @@ class Tuner:
             found = [self._solve_continuous(target, vary[0], limits[vary[0]], base)]
         rows = []
         for pays, edge in sorted(found, key=lambda f: abs(f[1] - target))[:best]:
-            rows.append({**{c: float(pays[c]) for c in vary}, "house_edge": float(edge),
-                         "error": float(edge - target), "exact_pays": {c: pays[c] for c in vary},
-                         "exact_house_edge": edge})
+            rows.append(
+                {
+                    **{c: float(pays[c]) for c in vary},
+                    "house_edge": float(edge),
+                    "error": float(edge - target),
+                    "exact_pays": {c: pays[c] for c in vary},
+                    "exact_house_edge": edge,
+                }
+            )
         return pd.DataFrame(rows)
 
     def solved_table(self, frame: pd.DataFrame, row: int = 0, base=None, name: str = "solved") -> PayTable:
@@ -140,8 +147,9 @@ class Tuner:
             edge = self._edge_with_calls(calls, base, category)
             at0, slope = edge(Fraction(0)), edge(Fraction(1)) - edge(Fraction(0))
             root = guess if slope == 0 else min(max((target - at0) / slope, lo), hi)
-            if root == guess or np.array_equal(self.engine.optimal_calls(base.replace(**{category: root}),
-                                                                         self.pays_on), calls):
+            if root == guess or np.array_equal(
+                self.engine.optimal_calls(base.replace(**{category: root}), self.pays_on), calls
+            ):
                 return {category: root}, edge(root)
             guess = root
         raise RuntimeError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
@@ -167,7 +175,7 @@ class Tuner:
         for values in itertools.product(*grids):
             pays = dict(zip(outer, values))
 
-            def edge(v: int) -> Fraction:
+            def edge(v: int, pays=pays) -> Fraction:
                 return self.house_edge(base.replace(**pays, **{last: v}))
 
             # the edge does not rise with the pay: bisect for the last pay whose edge >= target
@@ -186,17 +194,31 @@ class Tuner:
         return found
 
 
-def solve_paytable(target_house_edge, vary, bounds=(0, 1000), integer: bool = False, *,
-                   game: str = "casino-omaha", base=None, pays_on: str = "ante", tuner: Tuner | None = None,
-                   best: int = 3) -> pd.DataFrame:
+def solve_paytable(
+    target_house_edge,
+    vary,
+    bounds=(0, 1000),
+    integer: bool = False,
+    *,
+    game: str = "casino-omaha",
+    base=None,
+    pays_on: str = "ante",
+    tuner: Tuner | None = None,
+    best: int = 3,
+) -> pd.DataFrame:
     """The pay table(s) of ``game`` whose re-optimised house edge hits the target, and how
     close they come (see :meth:`Tuner.solve`); pass ``tuner`` to reuse a loaded game."""
     tuner = tuner or Tuner(load_engine(game), pays_on)
     return tuner.solve(target_house_edge, vary, bounds, integer, base, best)
 
 
-def compare_paytables(games: Iterable[str], paytables: Iterable, conventions=PAYS_ON,
-                      engines: dict[str, ReturnEngine] | None = None, root=None) -> pd.DataFrame:
+def compare_paytables(
+    games: Iterable[str],
+    paytables: Iterable,
+    conventions=PAYS_ON,
+    engines: dict[str, ReturnEngine] | None = None,
+    root=None,
+) -> pd.DataFrame:
     """Optimal-play figures of every game x pay table x convention, side by side.
 
     ``engines`` may hold already loaded engines by game name.
@@ -207,6 +229,7 @@ def compare_paytables(games: Iterable[str], paytables: Iterable, conventions=PAY
         for pays_on in conventions:
             for spec in paytables:
                 s = engine.decide(spec, "optimal", pays_on).summary()
-                rows.append({"game": game, "paytable": s["paytable"], "pays_on": pays_on,
-                             **{f: s[f] for f in SUMMARY_FIELDS}})
+                rows.append(
+                    {"game": game, "paytable": s["paytable"], "pays_on": pays_on, **{f: s[f] for f in SUMMARY_FIELDS}}
+                )
     return pd.DataFrame(rows)

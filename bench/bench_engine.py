@@ -21,8 +21,9 @@ CLI = [sys.executable, "-m", "analysis.cli"]
 
 def wall(args: list[str]) -> float:
     """Median wall seconds of a command over REPEAT runs."""
-    return statistics.median(_seconds(lambda: subprocess.run(args, check=True, capture_output=True))
-                             for _ in range(REPEAT))
+    return statistics.median(
+        _seconds(lambda: subprocess.run(args, check=True, capture_output=True)) for _ in range(REPEAT)
+    )
 
 
 def main() -> None:
@@ -41,27 +42,41 @@ def main() -> None:
     help_wall = wall(CLI + ["--help"])
     print(f"  casino-omaha --help: {help_wall:.2f} s")
 
-    code = ("import resource, time\nfrom analysis import load_engine, Tuner, PayTable\n"
-            "t = time.perf_counter(); e = load_engine('casino-omaha', progress=False)\n"
-            "r = Tuner(e).evaluate(PayTable.load(None).replace(flush=3)); took = time.perf_counter() - t\n"
-            "print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)\n")
+    code = (
+        "import resource, time\nfrom analysis import load_engine, Tuner, PayTable\n"
+        "t = time.perf_counter(); e = load_engine('casino-omaha', progress=False)\n"
+        "r = Tuner(e).evaluate(PayTable.load(None).replace(flush=3)); took = time.perf_counter() - t\n"
+        "print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)\n"
+    )
     firsts, peaks = [], []
     for _ in range(REPEAT):
-        took, peak = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                                    text=True).stdout.split()
+        took, peak = subprocess.run(
+            [sys.executable, "-c", code], check=True, capture_output=True, text=True
+        ).stdout.split()
         firsts.append(float(took))
         peaks.append(float(peak))
-    print(f"  load the engine and evaluate a first new pay table: {statistics.median(firsts):.2f} s; "
-          f"peak memory of that process {max(peaks):.2f} GiB")
+    print(
+        f"  load the engine and evaluate a first new pay table: {statistics.median(firsts):.2f} s; "
+        f"peak memory of that process {max(peaks):.2f} GiB"
+    )
 
     tuner = Tuner(engine)
     base = PayTable.load(None)
-    tables = [base, base.replace(flush=3), base.replace(full_house=4), base.replace(pair="1.5"),
-              base.replace(royal_flush=500, straight_flush=50), PayTable.load("madrid"), base.replace(high_card=0)]
+    tables = [
+        base,
+        base.replace(flush=3),
+        base.replace(full_house=4),
+        base.replace(pair="1.5"),
+        base.replace(royal_flush=500, straight_flush=50),
+        PayTable.load("madrid"),
+        base.replace(high_card=0),
+    ]
     times = [_seconds(lambda t=t: tuner.evaluate(t)) for t in tables]
     solve = _seconds(lambda: tuner.solve(0.02, "flush", bounds=(0, 10)))
-    print(f"  new pay table, strategy re-optimised, full return table: median {statistics.median(times):.3f} s, "
-          f"max {max(times):.3f} s over {len(tables)} tables")
+    print(
+        f"  new pay table, strategy re-optimised, full return table: median {statistics.median(times):.3f} s, "
+        f"max {max(times):.3f} s over {len(tables)} tables"
+    )
     print(f"  exact solve of the flush pay for a 2% house edge: {solve:.1f} s")
 
 

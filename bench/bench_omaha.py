@@ -72,18 +72,28 @@ def evaluation() -> None:
     pk_args = [(text(h), text(b)) for h, b in zip(hole[:k], board[:k])]
     pk = [pokerkit.OmahaHoldemHand.from_game(h, b) for h, b in pk_args]
     pk_rate = k / median_time(lambda: [pokerkit.OmahaHoldemHand.from_game(h, b) for h, b in pk_args])
-    if not all((high[i] > high[i + 1]) == (pk[i] > pk[i + 1]) and (high[i] == high[i + 1]) == (pk[i] == pk[i + 1])
-               for i in range(k - 1)):
+    if not all(
+        (high[i] > high[i + 1]) == (pk[i] > pk[i + 1]) and (high[i] == high[i + 1]) == (pk[i] == pk[i + 1])
+        for i in range(k - 1)
+    ):
         raise AssertionError("pokerkit orders Omaha hands differently")
 
-    table(f"Omaha high evaluation (4 hole + 5 board cards, random deals), hands per second, median of {REPEAT};"
-          " x = times slower than analysis (1 thread)",
-          [("analysis omaha_high (batch, 1 thread)", ours_1, f"{n:,} hands"),
-           (f"analysis omaha_high (batch, {THREADS} threads)", ours_t, f"{n:,} hands"),
-           ("phevaluator (per-hand C call from Python)", ph_rate, f"{m:,} hands"),
-           ("pokerkit OmahaHoldemHand (per hand)", pk_rate, f"{k:,} hands")], "hands/s", ours_1)
-    print(f"  => analysis (1 thread) is {ours_1 / ph_rate:.1f}x phevaluator's per-hand call "
-          f"({ours_t / ph_rate:.1f}x with {THREADS} threads)")
+    table(
+        f"Omaha high evaluation (4 hole + 5 board cards, random deals), hands per second, median of {REPEAT};"
+        " x = times slower than analysis (1 thread)",
+        [
+            ("analysis omaha_high (batch, 1 thread)", ours_1, f"{n:,} hands"),
+            (f"analysis omaha_high (batch, {THREADS} threads)", ours_t, f"{n:,} hands"),
+            ("phevaluator (per-hand C call from Python)", ph_rate, f"{m:,} hands"),
+            ("pokerkit OmahaHoldemHand (per hand)", pk_rate, f"{k:,} hands"),
+        ],
+        "hands/s",
+        ours_1,
+    )
+    print(
+        f"  => analysis (1 thread) is {ours_1 / ph_rate:.1f}x phevaluator's per-hand call "
+        f"({ours_t / ph_rate:.1f}x with {THREADS} threads)"
+    )
 
     low = omaha_low(hole, board)
     low_1 = n / median_time(lambda: omaha_low(hole, board, threads=1))
@@ -99,17 +109,25 @@ def evaluation() -> None:
     if [v == NO_LOW for v in low[:k]] != [v is None for v in pkl]:
         raise AssertionError("pokerkit finds other qualifying lows")
     print()
-    table("Omaha 8-or-better low evaluation, hands per second", [
-        ("analysis omaha_low (batch, 1 thread)", low_1, f"{n:,} hands"),
-        ("pokerkit OmahaEightOrBetterLowHand (per hand)", pkl_rate, f"{k:,} hands")], "hands/s", low_1)
+    table(
+        "Omaha 8-or-better low evaluation, hands per second",
+        [
+            ("analysis omaha_low (batch, 1 thread)", low_1, f"{n:,} hands"),
+            ("pokerkit OmahaEightOrBetterLowHand (per hand)", pkl_rate, f"{k:,} hands"),
+        ],
+        "hands/s",
+        low_1,
+    )
 
 
 def equity() -> None:
     import poker_equity
 
-    spots = [("omaha", False, ["As Ah Ks Kh", "7c 8d 9c Td"], ""),
-             ("omaha_hi_lo", True, ["As 2h Ks 3h", "7c 8d 9c Td"], ""),
-             ("omaha_hi_lo", True, ["As 2s 3d Kd", "Ah 4h 5c Qc", "7d 8d 9h Th"], "")]
+    spots = [
+        ("omaha", False, ["As Ah Ks Kh", "7c 8d 9c Td"], ""),
+        ("omaha_hi_lo", True, ["As 2h Ks 3h", "7c 8d 9c Td"], ""),
+        ("omaha_hi_lo", True, ["As 2s 3d Kd", "Ah 4h 5c Qc", "7d 8d 9h Th"], ""),
+    ]
     print("\nExact equity, every board enumerated: seconds per call, median of", REPEAT)
     for game, hilo, hands, board in spots:
         ours = compute_equity(hands, board, hilo=hilo)
@@ -118,16 +136,19 @@ def equity() -> None:
         shares = [u / ours.units_per_pot for u in ours.pot_units()]
         if theirs["samples"] != ours.boards or not np.allclose(shares, theirs["share_sum"], rtol=1e-12, atol=1e-6):
             raise AssertionError(f"poker-equity disagrees on {hands}")
-        t1 = median_time(lambda: compute_equity(hands, board, hilo=hilo, threads=1))
-        tt = median_time(lambda: compute_equity(hands, board, hilo=hilo, threads=THREADS))
-        tpe = median_time(lambda: poker_equity.exact_from_text(*args))
+        t1 = median_time(lambda h=hands, b=board, lo=hilo: compute_equity(h, b, hilo=lo, threads=1))
+        tt = median_time(lambda h=hands, b=board, lo=hilo: compute_equity(h, b, hilo=lo, threads=THREADS))
+        tpe = median_time(lambda a=args: poker_equity.exact_from_text(*a))
         name = ("Hi/Lo " if hilo else "high ") + " vs ".join(hands)
-        print(f"  {name} ({ours.boards:,} boards; equities "
-              + ", ".join(f"{float(e):.6f}" for e in ours.equities()) + ")")
+        print(
+            f"  {name} ({ours.boards:,} boards; equities " + ", ".join(f"{float(e):.6f}" for e in ours.equities()) + ")"
+        )
         print(f"    analysis, 1 thread        {t1:8.4f} s")
         print(f"    analysis, {THREADS} threads       {tt:8.4f} s")
-        print(f"    poker-equity (exact)      {tpe:8.4f} s   {tpe / t1:6.1f}x analysis (1 thread), "
-              f"{tpe / tt:6.1f}x analysis ({THREADS} threads)")
+        print(
+            f"    poker-equity (exact)      {tpe:8.4f} s   {tpe / t1:6.1f}x analysis (1 thread), "
+            f"{tpe / tt:6.1f}x analysis ({THREADS} threads)"
+        )
 
     import pokerkit
 
@@ -147,15 +168,20 @@ def equity() -> None:
                 except ValueError:
                     lows.append(None)
             made = [v for v in lows if v is not None]
-            out[sum(1 << i for i, v in enumerate(highs) if v == max(highs)),
-                sum(1 << i for i, v in enumerate(lows) if made and v is not None and v == max(made))] += 1
+            out[
+                sum(1 << i for i, v in enumerate(highs) if v == max(highs)),
+                sum(1 << i for i, v in enumerate(lows) if made and v is not None and v == max(made)),
+            ] += 1
         return out
 
     if pokerkit_outcomes() != Counter(compute_equity(parsed, b, hilo=True).outcomes):
         raise AssertionError("pokerkit disagrees on the flop spot")
     t1 = median_time(lambda: compute_equity(parsed, b, hilo=True, threads=1))
-    tpe = median_time(lambda: poker_equity.exact_from_text("omaha_hi_lo", [h.replace(" ", "") for h in hands],
-                                                            board.replace(" ", ""), ""))
+    tpe = median_time(
+        lambda: poker_equity.exact_from_text(
+            "omaha_hi_lo", [h.replace(" ", "") for h in hands], board.replace(" ", ""), ""
+        )
+    )
     tpk = median_time(pokerkit_outcomes)
     print(f"  Hi/Lo flop spot {' vs '.join(hands)} on {board} ({len(rest) * (len(rest) - 1) // 2} boards)")
     print(f"    analysis, 1 thread        {t1:8.5f} s")
@@ -168,10 +194,12 @@ def distribution() -> None:
 
     print("\nFinal-hand category counts over every deal (board grouping included), seconds, median of", REPEAT)
     for k, deals in ((4, "C(52,4) C(48,5)"), (3, "C(52,3) C(49,5)")):
-        def run():
+
+        def run(k=k):
             _board_groups.cache_clear()
             _final_hand_counts.cache_clear()
             final_hand_counts(k)
+
         print(f"  {k} hole cards, {deals} deals: {median_time(run):.2f} s ({THREADS} threads)")
 
 

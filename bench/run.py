@@ -56,8 +56,7 @@ def full_enumeration(game: str) -> dict:
             wall, rss_kib = out.stdout.split()
             walls.append(float(wall))
             peaks.append(int(rss_kib) / 2**20)
-    return {"game": game, "wall_s_median": statistics.median(walls), "wall_s_all": walls,
-            "peak_gib_max": max(peaks)}
+    return {"game": game, "wall_s_median": statistics.median(walls), "wall_s_all": walls, "peak_gib_max": max(peaks)}
 
 
 def random_hands(n: int, size: int, seed: int = 1) -> np.ndarray:
@@ -100,8 +99,12 @@ def evaluator_rates(size: int, n: int = 200_000) -> list[dict]:
     k = n // 100
     pk_args = [("".join(row[:2]), "".join(row[2:])) for row in texts[:k]]
     pk = [pokerkit.StandardHighHand.from_game(h, b) for h, b in pk_args]
-    add("pokerkit (per hand)", median_time(lambda: [pokerkit.StandardHighHand.from_game(h, b) for h, b in pk_args]), k,
-        f"{k:,} hands")
+    add(
+        "pokerkit (per hand)",
+        median_time(lambda: [pokerkit.StandardHighHand.from_game(h, b) for h, b in pk_args]),
+        k,
+        f"{k:,} hands",
+    )
 
     # the libraries must order the hands as we do (phevaluator and treys: smaller is better)
     check = slice(0, min(2000, k))
@@ -119,20 +122,29 @@ def evaluator_rates(size: int, n: int = 200_000) -> list[dict]:
 
 
 def main() -> None:
-    report = {"machine": platform.platform(), "cpus": os.cpu_count(), "repeat": REPEAT,
-              "date": time.strftime("%Y-%m-%d %H:%M"), "enumeration": [], "evaluators": []}
+    report = {
+        "machine": platform.platform(),
+        "cpus": os.cpu_count(),
+        "repeat": REPEAT,
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "enumeration": [],
+        "evaluators": [],
+    }
     if not os.environ.get("BENCH_SKIP_FULL"):
         for game in ("casino-omaha", "casino-holdem"):
             r = full_enumeration(game)
             report["enumeration"].append(r)
-            print(f"{game:14s} exact enumeration: median {r['wall_s_median']:.1f} s "
-                  f"(runs {', '.join(f'{w:.1f}' for w in r['wall_s_all'])}), peak {r['peak_gib_max']:.2f} GiB")
+            print(
+                f"{game:14s} exact enumeration: median {r['wall_s_median']:.1f} s "
+                f"(runs {', '.join(f'{w:.1f}' for w in r['wall_s_all'])}), peak {r['peak_gib_max']:.2f} GiB"
+            )
     for size in (5, 7):
         rows = evaluator_rates(size)
         report["evaluators"] += rows
         print(f"\n{size}-card evaluation, hands per second (median of {REPEAT}); speedup of analysis (1 thread)")
         for r in rows:
-            print(f"  {r['evaluator']:28s} {r['hands_per_s']:>14,.0f}   x{r['analysis_1_thread_speedup']:>8.1f}  {r['note']}")
+            speedup = r["analysis_1_thread_speedup"]
+            print(f"  {r['evaluator']:28s} {r['hands_per_s']:>14,.0f}   x{speedup:>8.1f}  {r['note']}")
     for extra in sorted(Path(__file__).parent.glob("bench_*.py")):
         print()
         out = subprocess.run([sys.executable, "-m", f"bench.{extra.stem}"], capture_output=True, text=True)
@@ -143,8 +155,10 @@ def main() -> None:
         report[extra.stem] = out.stdout
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=1) + "\n")
-    print(f"\nwritten {RESULTS / 'latest.json'}; peak RSS of this process "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.2f} GiB")
+    print(
+        f"\nwritten {RESULTS / 'latest.json'}; peak RSS of this process "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.2f} GiB"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ class Run:
 
 def run_cli(*args: str, cwd=None) -> Run:
     """``casino-omaha ARGS`` in a fresh interpreter, as a user runs it."""
-    out = subprocess.run([sys.executable, "-m", "analysis.cli", *map(str, args)], capture_output=True, text=True,
-                         cwd=cwd)
+    out = subprocess.run(
+        [sys.executable, "-m", "analysis.cli", *map(str, args)], capture_output=True, text=True, cwd=cwd
+    )
     return Run(out.returncode, out.stdout, out.stderr)
 
 

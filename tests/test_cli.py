@@ -16,7 +16,9 @@ def test_report_json_and_table_are_the_engines(holdem, cli):
     rules, engine = holdem
     for strategy in ("optimal", "always-call"):
         want = engine.decide(None, strategy)
-        data = cli("report", "--game", "casino-holdem", "--strategy", strategy, "--format", "json", "--no-progress").json()
+        data = cli(
+            "report", "--game", "casino-holdem", "--strategy", strategy, "--format", "json", "--no-progress"
+        ).json()
         assert Fraction(data["house_edge_exact"]) == want.exact["house_edge"]
         assert Fraction(data["element_of_risk_exact"]) == want.exact["element_of_risk"]
         assert data["call_rate"] == float(want.exact["call_rate"]) and data["std_dev"] == want.exact["std_dev"]
@@ -33,8 +35,21 @@ def test_tune_changes_a_pay_and_solves(holdem, cli):
     data = cli("tune", "--game", "casino-holdem", "--set", "flush=3", "--format", "json", "--no-progress").json()
     want = engine.decide(engine.decide().paytable.replace(flush=3))
     assert data["paytable"] == "antewin (changed)" and data["house_edge_exact"] == str(want.exact["house_edge"])
-    rows = cli("tune", "--game", "casino-holdem", "--target", "0.02", "--vary", "flush", "--bounds", "0", "10",
-               "--format", "json", "--no-progress").json()
+    rows = cli(
+        "tune",
+        "--game",
+        "casino-holdem",
+        "--target",
+        "0.02",
+        "--vary",
+        "flush",
+        "--bounds",
+        "0",
+        "10",
+        "--format",
+        "json",
+        "--no-progress",
+    ).json()
     assert rows[0]["exact_house_edge"] == "1/50"
     solved = engine.decide(engine.decide().paytable.replace(flush=Fraction(rows[0]["exact_pays"]["flush"])))
     assert solved.exact["house_edge"] == Fraction(1, 50)
@@ -82,21 +97,31 @@ def test_bad_pay_table_file(tmp_path, cli):
     bad = tmp_path / "bad.csv"
     bad.write_text("category,pays\nroyal_flush,-1\n")
     out = cli("report", "--paytable", bad)
-    assert out.returncode == 2 and out.stderr == f"casino-omaha: error: {bad}: row 2: pay -1 for royal_flush is negative\n"
+    assert (
+        out.returncode == 2 and out.stderr == f"casino-omaha: error: {bad}: row 2: pay -1 for royal_flush is negative\n"
+    )
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):
     """Output into a pipe whose reader is gone (``| head``): exit 0, nothing on stderr."""
-    code = ("import os, sys\nr, w = os.pipe()\nos.close(r)\nos.dup2(w, 1)\nfrom analysis.cli import main\n"
-            "sys.exit(main(['equity', 'As Ah Ks Kh', '7c 8d 9c Td', '--board', 'Tc 9d 2c 3h', '--format', 'json']))")
+    code = (
+        "import os, sys\nr, w = os.pipe()\nos.close(r)\nos.dup2(w, 1)\nfrom analysis.cli import main\n"
+        "sys.exit(main(['equity', 'As Ah Ks Kh', '7c 8d 9c Td', '--board', 'Tc 9d 2c 3h', '--format', 'json']))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert (out.returncode, out.stderr) == (0, "")
 
 
 def test_help_imports_nothing_heavy(tmp_path):
-    code = ("import sys\nfrom analysis.cli import parser\nparser().format_help()\n"
-            "print(sorted(m for m in ('numpy', 'pandas', 'pyarrow', 'matplotlib', 'scipy') if m in sys.modules))")
+    code = (
+        "import sys\nfrom analysis.cli import parser\nparser().format_help()\n"
+        "print(sorted(m for m in ('numpy', 'pandas', 'pyarrow', 'matplotlib', 'scipy') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert out.stdout.strip() == "[]", out.stderr
-    assert "report" in subprocess.run([sys.executable, "-m", "analysis.cli", "--help"], capture_output=True,
-                                      text=True, cwd=tmp_path).stdout
+    assert (
+        "report"
+        in subprocess.run(
+            [sys.executable, "-m", "analysis.cli", "--help"], capture_output=True, text=True, cwd=tmp_path
+        ).stdout
+    )

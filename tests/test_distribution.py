@@ -38,8 +38,9 @@ def brute_force_counts(k: int, deck: list[int]) -> list[int]:
     return [int(c) for c in counts]
 
 
-@pytest.mark.parametrize("k, ranks, suits", [(4, "A2345", "cdh"), (4, "9TJQKA", "cdh"), (3, "TJQKA", "cdhs"),
-                                             (3, "A23456", "cdh")])
+@pytest.mark.parametrize(
+    "k, ranks, suits", [(4, "A2345", "cdh"), (4, "9TJQKA", "cdh"), (3, "TJQKA", "cdhs"), (3, "A23456", "cdh")]
+)
 def test_small_decks_equal_brute_force(k, ranks, suits):
     counts = final_hand_counts(k, ranks, suits)
     assert counts == brute_force_counts(k, deck_cards(ranks, suits))
@@ -67,8 +68,10 @@ def test_boards_of_one_group_count_alike():
     rep_of = dict(zip(board_keys(representatives).tolist(), range(len(representatives))))
     rng = np.random.default_rng(5)
     boards = np.array([rng.permutation(52)[:5] for _ in range(300)], dtype=np.int8)
-    flushy = np.array([[s + 4 * r for r in rng.permutation(13)[:3]] + list(rng.permutation(52)[:2])
-                       for s in rng.integers(0, 4, 300)], dtype=np.int8)
+    flushy = np.array(
+        [[s + 4 * r for r in rng.permutation(13)[:3]] + list(rng.permutation(52)[:2]) for s in rng.integers(0, 4, 300)],
+        dtype=np.int8,
+    )
     flushy = flushy[[len(set(b)) == 5 for b in flushy]]
     for sample in (boards, flushy):
         reps = representatives[[rep_of[key] for key in board_keys(sample).tolist()]]
@@ -88,7 +91,7 @@ def test_full_deck_totals_are_the_closed_forms(k):
     if k == 4:
         three = final_hand_distribution(3).set_index("category")["probability_exact"]
         four = df.set_index("category")["probability_exact"]
-        for c in CATEGORIES[CATEGORIES.index("two_pair"):]:
+        for c in CATEGORIES[CATEGORIES.index("two_pair") :]:
             assert four[c] > three[c], c
 
 
@@ -122,8 +125,10 @@ def test_cli_final_hands(cli):
     assert data["total_deals"] == total_deals(3) and data["paytable"] == "madrid"
     counts = {row["category"]: row["combinations"] for row in data["categories"]}
     assert [counts[c] for c in CATEGORIES] == final_hand_counts(3)
-    assert Fraction(data["expected_pay_fraction"]) == paytable_return(final_hand_distribution(3),
-                                                                      MADRID_PAYTABLE).attrs["expected_pay"]
+    assert (
+        Fraction(data["expected_pay_fraction"])
+        == paytable_return(final_hand_distribution(3), MADRID_PAYTABLE).attrs["expected_pay"]
+    )
     table = cli("final-hands", "--hole-cards", "4")
     assert table.returncode == 0 and "463,563,500,400 deals" in table.stdout and "expected return" in table.stdout
     bad = cli("final-hands", "--paytable", "/no/such.csv")

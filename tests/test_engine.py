@@ -32,8 +32,12 @@ def settle(counts, pays, pays_on, m=2):
     for cat in range(10):
         nq, win, tie, loss = (int(x) for x in counts[4 * cat : 4 * cat + 4])
         pay = pays[CATEGORIES[cat]]
-        out += [(pay if pays_on == "ante" else Fraction(1), nq), (pay + m if pays_on == "ante" else 1 + m * pay, win),
-                (Fraction(0), tie), (Fraction(-1 - m), loss)]
+        out += [
+            (pay if pays_on == "ante" else Fraction(1), nq),
+            (pay + m if pays_on == "ante" else 1 + m * pay, win),
+            (Fraction(0), tie),
+            (Fraction(-1 - m), loss),
+        ]
     return out
 
 
@@ -55,8 +59,12 @@ def reference(states, paytable, strategy, pays_on):
     total = n * z
     he = -ev / total
     wager = Fraction(n + RULES.call_multiple * calls, n)
-    return {"house_edge": he, "call_rate": Fraction(calls, n), "variance": ev2 / total - (ev / total) ** 2,
-            "element_of_risk": he / wager}
+    return {
+        "house_edge": he,
+        "call_rate": Fraction(calls, n),
+        "variance": ev2 / total - (ev / total) ** 2,
+        "element_of_risk": he / wager,
+    }
 
 
 @pytest.mark.parametrize("pays_on", ["ante", "call"])
@@ -100,7 +108,9 @@ def test_return_table_adds_up(small):
     assert int(t["combinations"].sum()) == RULES.total_combinations
     assert t["contribution"].sum() == pytest.approx(-float(result.exact["house_edge"]), abs=1e-12)
     assert list(t["outcome"].unique()) == ["fold", "dealer_not_qualifying", "player_wins", "tie", "dealer_wins"]
-    assert t.loc[t.outcome == "fold", "combinations"].item() == (1 - result.exact["call_rate"]) * RULES.total_combinations
+    assert (
+        t.loc[t.outcome == "fold", "combinations"].item() == (1 - result.exact["call_rate"]) * RULES.total_combinations
+    )
 
 
 def test_column_sums_equal_the_counts(small):

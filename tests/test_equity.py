@@ -21,8 +21,11 @@ from analysis.omaha import omaha_high, omaha_low
 def random_spot(seed: int, hands: int, board: int, dead: int = 0):
     rng = np.random.default_rng(seed)
     cards = [int(c) for c in rng.permutation(52)[: 4 * hands + board + dead]]
-    return ([cards[4 * i: 4 * i + 4] for i in range(hands)], cards[4 * hands: 4 * hands + board],
-            cards[4 * hands + board:])
+    return (
+        [cards[4 * i : 4 * i + 4] for i in range(hands)],
+        cards[4 * hands : 4 * hands + board],
+        cards[4 * hands + board :],
+    )
 
 
 def brute_force(hands, board, dead, hilo) -> Counter:
@@ -119,8 +122,13 @@ def test_agrees_with_poker_equity(seed, hands, board):
         assert theirs["exact"] and theirs["samples"] == ours.boards
         counts = ours.counts()
         if hilo:
-            for mine, their in (("high_win", "high_win_count"), ("high_tie", "high_tie_count"),
-                                ("low_win", "low_win_count"), ("low_tie", "low_tie_count"), ("scoop", "scoop_count")):
+            for mine, their in (
+                ("high_win", "high_win_count"),
+                ("high_tie", "high_tie_count"),
+                ("low_win", "low_win_count"),
+                ("low_tie", "low_tie_count"),
+                ("scoop", "scoop_count"),
+            ):
                 assert [c[mine] for c in counts] == theirs[their], mine
         else:
             assert [c["win"] for c in counts] == theirs["win_count"]
@@ -132,8 +140,8 @@ def test_outcome_sets_decode_the_histogram_layout():
     """Entry high | low << 6 of the kernel's histogram (see equity_histogram) is the outcome
     (high, low); empty entries are left out; only a histogram of 4096 entries is accepted."""
     hist = np.zeros(4096, dtype=np.int64)
-    hist[0b000011 | 0b000010 << 6] = 5   # hands 0 and 1 tie for the high, hand 1 has the low
-    hist[0b100000] = 7                   # hand 5 has the high, no low
+    hist[0b000011 | 0b000010 << 6] = 5  # hands 0 and 1 tie for the high, hand 1 has the low
+    hist[0b100000] = 7  # hand 5 has the high, no low
     hist[0b000001 | 0b111111 << 6] = 2
     assert _omaha.outcome_sets(hist) == {(0b11, 0b10): 5, (0b100000, 0): 7, (0b1, 0b111111): 2}
     with pytest.raises(ValueError, match="4096 entries"):
@@ -169,8 +177,10 @@ def test_odd_chip_goes_to_the_high_half():
     df = r.frame(pot_chips=5)
     assert list(df["odd_chip_effect"]) == [0.1, -0.1]
     effects = r.odd_chip_effects([4, 5, 7])
-    assert effects.loc[4].tolist() == [0.0, 0.0] and effects.loc[7].tolist() == [float(Fraction(4, 7) - Fraction(1, 2)),
-                                                                                  float(Fraction(3, 7) - Fraction(1, 2))]
+    assert effects.loc[4].tolist() == [0.0, 0.0] and effects.loc[7].tolist() == [
+        float(Fraction(4, 7) - Fraction(1, 2)),
+        float(Fraction(3, 7) - Fraction(1, 2)),
+    ]
 
 
 def test_threads_do_not_change_counts():
@@ -214,8 +224,9 @@ def test_not_enough_cards():
 
 
 def test_cli_json_holds_exact_counts(cli):
-    out = cli("equity", "As 2h Ks 3h", "7c 8d 9c Td", "--board", "3c 8h Kd", "--hilo", "--format", "json",
-              "--pot-chips", "3")
+    out = cli(
+        "equity", "As 2h Ks 3h", "7c 8d 9c Td", "--board", "3c 8h Kd", "--hilo", "--format", "json", "--pot-chips", "3"
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     r = compute_equity(["As 2h Ks 3h", "7c 8d 9c Td"], board="3c 8h Kd", hilo=True)

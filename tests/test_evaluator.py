@@ -56,7 +56,9 @@ def test_omaha_uses_exactly_two_hole_and_three_board(cards, k):
     hole, board = cards[:k], cards[k : k + 5]
     if len(board) < 5:
         return
-    best = max(int(best_strength([list(h) + list(b)])[0]) for h in combinations(hole, 2) for b in combinations(board, 3))
+    best = max(
+        int(best_strength([list(h) + list(b)])[0]) for h in combinations(hole, 2) for b in combinations(board, 3)
+    )
     assert int(omaha_strength([hole], [board])[0]) == best
 
 

@@ -35,21 +35,24 @@ def is_flush(hand):
 
 def plain_features(rules, hole, flop):
     unseen = [c for c in range(52) if c not in hole and c not in flop]
-    outs = {x >> 2 for x in unseen
-            if any(x in h and is_straight(h) for h in five_card_hands(rules, hole, flop + [x]))}
+    outs = {x >> 2 for x in unseen if any(x in h and is_straight(h) for h in five_card_hands(rules, hole, flop + [x]))}
     flush_now = any(is_flush(h) for h in five_card_hands(rules, hole, flop))
     flush_next = any(x in h and is_flush(h) for x in unseen for h in five_card_hands(rules, hole, flop + [x]))
     backdoor = not flush_next and any(
-        is_flush(h) for x, y in combinations(unseen, 2) for h in five_card_hands(rules, hole, flop + [x, y]))
-    return {"straight_outs": len(outs), "flush_draw": flush_next and not flush_now,
-            "backdoor_flush": backdoor and not flush_now,
-            "overcards": sum(c >> 2 > max(f >> 2 for f in flop) for c in hole)}
+        is_flush(h) for x, y in combinations(unseen, 2) for h in five_card_hands(rules, hole, flop + [x, y])
+    )
+    return {
+        "straight_outs": len(outs),
+        "flush_draw": flush_next and not flush_now,
+        "backdoor_flush": backdoor and not flush_now,
+        "overcards": sum(c >> 2 > max(f >> 2 for f in flop) for c in hole),
+    }
 
 
 def random_states(rules, n, seed):
     rng = np.random.default_rng(seed)
     cards = np.array([rng.permutation(52)[: rules.hole_cards + 3] for _ in range(n)])
-    return cards[:, : rules.hole_cards], cards[:, rules.hole_cards:]
+    return cards[:, : rules.hole_cards], cards[:, rules.hole_cards :]
 
 
 @pytest.mark.parametrize("game, seed", [("casino-omaha", 1), ("casino-holdem", 2)])
@@ -58,8 +61,13 @@ def test_features_match_plain_definitions(game, seed):
     holes, flops = random_states(rules, 60, seed)
     # states rich in draws: suited and connected flops
     extra_h, extra_f = [], []
-    for text_h, text_f in [("Ah 9h 2c", "Kh 8h Tc"), ("9c Td 2c", "Jh Qh 3c"), ("As Kd 7h", "Qs Jd 2c"),
-                           ("5c 6c 7d", "8c 9c 2h"), ("Ad 2d 3s", "4d 5d Kh")]:
+    for text_h, text_f in [
+        ("Ah 9h 2c", "Kh 8h Tc"),
+        ("9c Td 2c", "Jh Qh 3c"),
+        ("As Kd 7h", "Qs Jd 2c"),
+        ("5c 6c 7d", "8c 9c 2h"),
+        ("Ad 2d 3s", "4d 5d Kh"),
+    ]:
         h, f = parse_cards(text_h), parse_cards(text_f)
         extra_h.append(h[: rules.hole_cards])
         extra_f.append(f)

@@ -53,9 +53,10 @@ def test_casino_holdem_reproduces_the_published_house_edge(holdem):
 
 
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
-@pytest.mark.parametrize("strategy, paytable, pays_on", [("always-call", "antewin", "ante"),
-                                                         ("optimal", "antewin", "ante"),
-                                                         ("optimal", "madrid", "call")])
+@pytest.mark.parametrize(
+    "strategy, paytable, pays_on",
+    [("always-call", "antewin", "ante"), ("optimal", "antewin", "ante"), ("optimal", "madrid", "call")],
+)
 def test_monte_carlo_agrees_within_four_standard_errors(game, strategy, paytable, pays_on, request):
     _, engine = request.getfixturevalue(game)
     sim = simulate_strategy(engine, paytable, strategy, 1_000_000, seed=2026, pays_on=pays_on)
@@ -70,8 +71,10 @@ def test_readme_figures_are_the_engines(holdem, omaha):
         for strategy in ("optimal", "always-call"):
             e = engine.decide(None, strategy).exact
             label = "always call" if strategy == "always-call" else strategy
-            row = (f"| {name} | {label} | {float(e['house_edge']):.4%} | {float(e['element_of_risk']):.4%} | "
-                   f"{float(e['call_rate']):.2%} | {e['std_dev']:.3f} | {float(e['hit_frequency']):.2%} |")
+            row = (
+                f"| {name} | {label} | {float(e['house_edge']):.4%} | {float(e['element_of_risk']):.4%} | "
+                f"{float(e['call_rate']):.2%} | {e['std_dev']:.3f} | {float(e['hit_frequency']):.2%} |"
+            )
             assert row.replace("100.00%", "100%") in README, row
     assert f"exactly {omaha[1].decide().exact['house_edge']}" in README
     simple = omaha[1].decide(None, "simple").exact["house_edge"]

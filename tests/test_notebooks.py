@@ -37,14 +37,19 @@ def test_every_notebook_is_checked_and_imports_only_the_public_api():
 def test_notebook_runs(path):
     nb = nbformat.read(path, as_version=4)
     code = code_cells(nb)
-    assert all(not cell.get("outputs") and cell.get("execution_count") is None for cell in code), \
+    assert all(not cell.get("outputs") and cell.get("execution_count") is None for cell in code), (
         f"{path.name}: commit notebooks without outputs"
+    )
     NotebookClient(nb, timeout=1800, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
     EXECUTED.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, EXECUTED / path.name)
     outputs = [o for cell in code for o in cell.outputs]
     assert not [o for o in outputs if o.get("output_type") == "error"]
-    shown = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) +
-                    str(o.get("data", {}).get("text/html", "")) for o in outputs)
+    shown = "".join(
+        str(o.get("text", ""))
+        + str(o.get("data", {}).get("text/plain", ""))
+        + str(o.get("data", {}).get("text/html", ""))
+        for o in outputs
+    )
     assert SHOWS[path.name] in shown
     assert any("image/png" in o.get("data", {}) for o in outputs), f"{path.name} shows no plot"

@@ -36,6 +36,7 @@ def pokerkit_hand(kind, hole, board):
 
 def assert_same_order(ours: np.ndarray, theirs: list) -> None:
     """Our values order the hands exactly as pokerkit's (None = no hand, below every hand)."""
+
     def cmp(i, j):
         a, b = theirs[i], theirs[j]
         if a is None or b is None:
@@ -54,9 +55,17 @@ def test_high_orders_hands_as_pokerkit(deck, seed):
     ours = omaha_high(hole, board)
     theirs = [pokerkit_hand(pokerkit.OmahaHoldemHand, h, b) for h, b in zip(hole, board)]
     assert_same_order(ours, theirs)
-    labels = {"High card": "high_card", "One pair": "pair", "Two pair": "two_pair", "Three of a kind": "three_of_a_kind",
-              "Straight": "straight", "Flush": "flush", "Full house": "full_house", "Four of a kind": "four_of_a_kind",
-              "Straight flush": "straight_flush"}
+    labels = {
+        "High card": "high_card",
+        "One pair": "pair",
+        "Two pair": "two_pair",
+        "Three of a kind": "three_of_a_kind",
+        "Straight": "straight",
+        "Flush": "flush",
+        "Full house": "full_house",
+        "Four of a kind": "four_of_a_kind",
+        "Straight flush": "straight_flush",
+    }
     for value, hand in zip(ours, theirs):
         ours_name = CATEGORIES[tables().category[value]]
         assert labels[hand.entry.label.value] == ours_name.replace("royal_flush", "straight_flush")
@@ -86,8 +95,10 @@ def test_high_is_the_best_of_every_two_plus_three():
             assert v == best_strength(rows).max()
 
 
-@pytest.mark.parametrize("hole, board", [("2h 5h 9h Jh Kh Ah", "3h 4h Th 7c 7d"), ("Ah Kh Qh Jh 2h", "Th 9h 8h 2c 3d"),
-                                         ("As Ks Qs", "Js Ts 9s 8s 7s")])
+@pytest.mark.parametrize(
+    "hole, board",
+    [("2h 5h 9h Jh Kh Ah", "3h 4h Th 7c 7d"), ("Ah Kh Qh Jh 2h", "Th 9h 8h 2c 3d"), ("As Ks Qs", "Js Ts 9s 8s 7s")],
+)
 def test_many_suited_hole_cards(hole, board):
     h, b = parse_cards(hole), parse_cards(board)
     rows = [list(p) + list(t) for p in combinations(h, 2) for t in combinations(b, 3)]

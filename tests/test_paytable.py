@@ -17,7 +17,13 @@ def write(tmp_path, text, name="t.csv"):
 def test_default_is_the_antewin_table():
     t = PayTable.load(None)
     assert t.name == DEFAULT_PAYTABLE == "antewin" and t.source.startswith("analysis/paytables/antewin.csv")
-    assert [t.pays[c] for c in ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush")] == [100, 20, 10, 3, 2]
+    assert [t.pays[c] for c in ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush")] == [
+        100,
+        20,
+        10,
+        3,
+        2,
+    ]
     assert all(t.pays[c] == 1 for c in ("straight", "three_of_a_kind", "two_pair", "pair", "high_card"))
 
 

@@ -17,9 +17,17 @@ from analysis.tables import CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "reports" / "screenshots"
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1280,900")
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+)
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +53,9 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
                 assert back[col].dtype == np.int64 and np.array_equal(back[col], table[col]), (name, col)
             elif pd.api.types.is_float_dtype(table[col]):
                 # floats are for display (Excel keeps about 15 digits); exact values are integers or fractions
-                np.testing.assert_allclose(back[col].to_numpy(float), table[col].to_numpy(float), rtol=1e-15,
-                                           err_msg=f"{name}.{col}")
+                np.testing.assert_allclose(
+                    back[col].to_numpy(float), table[col].to_numpy(float), rtol=1e-15, err_msg=f"{name}.{col}"
+                )
             else:  # text, or integers and floats in one column (Summary.value: exact values are in "exact")
                 for got, want in zip(back[col], table[col]):
                     if isinstance(want, (int, np.integer)):
@@ -58,8 +67,9 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     returns = book["Return table"]
     assert np.array_equal(returns.combinations, result.table.combinations)
     assert int(returns.combinations.sum()) == rules.total_combinations
-    assert [Fraction(p) for p in returns.probability_exact] == [Fraction(int(n), rules.total_combinations)
-                                                                for n in result.table.combinations]
+    assert [Fraction(p) for p in returns.probability_exact] == [
+        Fraction(int(n), rules.total_combinations) for n in result.table.combinations
+    ]
     hands = book["Final hands"]
     assert hands.final_hand.tolist() == list(reversed(CATEGORIES))
     assert int(hands.combinations.sum()) == rules.total_combinations
@@ -67,8 +77,13 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     assert np.array_equal(hands[called_cols].sum(axis=1), hands.called_combinations)
     assert int(hands.called_combinations.sum()) == rules.total_combinations - int(returns.combinations[0])
     summary = book["Summary"].set_index("figure")
-    for figure, key in [("house edge", "house_edge"), ("element of risk", "element_of_risk"),
-                        ("call rate", "call_rate"), ("hit frequency", "hit_frequency"), ("variance", "variance")]:
+    for figure, key in [
+        ("house edge", "house_edge"),
+        ("element of risk", "element_of_risk"),
+        ("call rate", "call_rate"),
+        ("hit frequency", "hit_frequency"),
+        ("variance", "variance"),
+    ]:
         assert Fraction(summary.loc[figure, "exact"]) == result.exact[key]
     assert int(summary.loc["total combinations", "value"]) == rules.total_combinations
     meta = book["Metadata"].set_index("item")["value"]
@@ -81,8 +96,7 @@ def test_figures_follow_their_formulas(omaha_report):
     report, _, _ = omaha_report
     e = report.result.exact
     t = report.result.table
-    he = -Fraction(sum(int(n) * Fraction(p) for n, p in zip(t.combinations, t.payoff)),
-                   e["total_combinations"])
+    he = -Fraction(sum(int(n) * Fraction(p) for n, p in zip(t.combinations, t.payoff)), e["total_combinations"])
     assert he == e["house_edge"]
     sigma = e["std_dev"]
     summary = report.sheets["Summary"].set_index("figure")["value"]

@@ -37,7 +37,8 @@ def test_advise_matches_naive_enumeration_on_a_small_deck():
     madrid = advise(hole, flop, rules, "madrid", "call", enumerate_state=True)
     pays = outcome_payoffs(PayTable.load("madrid"), rules, "call")
     assert madrid.loc["call", "ev_exact"] == sum(int(n) * pays[row_of(c)] for c, n in zip(COLUMNS, naive)) / Fraction(
-        rules.completions)
+        rules.completions
+    )
 
 
 @pytest.mark.slow
@@ -81,15 +82,21 @@ def test_advise_command_prints_the_decision(holdem, cli):
     assert Fraction(data["ev_call_exact"]) == a.loc["call", "ev_exact"] and data["hand"] == a.attrs["hand"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["As Kd 1h", "--flop", "Qs Jd 2c"], "bad card '1h': unknown rank '1'"),
-    (["As Kd 7x", "--flop", "Qs Jd 2c"], "bad card '7x': unknown suit 'x'"),
-    (["As Kd", "--flop", "Qs Jd 2c"], "hole cards 'As Kd': expected 3 cards, got 2"),
-    (["As Kd 7h", "--flop", "Qs Jd"], "flop 'Qs Jd': expected 3 cards, got 2"),
-    (["As As 7h", "--flop", "Qs Jd 2c"], "duplicate card 'As' in 'As As 7h'"),
-    (["As Kd 7h", "--flop", "Qs Jd As"], "card As is dealt twice"),
-    (["As Kd 7h", "--flop", "Qs Jd 2c", "--game", "casino-holdem"], "hole cards 'As Kd 7h': expected 2 cards, got 3"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["As Kd 1h", "--flop", "Qs Jd 2c"], "bad card '1h': unknown rank '1'"),
+        (["As Kd 7x", "--flop", "Qs Jd 2c"], "bad card '7x': unknown suit 'x'"),
+        (["As Kd", "--flop", "Qs Jd 2c"], "hole cards 'As Kd': expected 3 cards, got 2"),
+        (["As Kd 7h", "--flop", "Qs Jd"], "flop 'Qs Jd': expected 3 cards, got 2"),
+        (["As As 7h", "--flop", "Qs Jd 2c"], "duplicate card 'As' in 'As As 7h'"),
+        (["As Kd 7h", "--flop", "Qs Jd As"], "card As is dealt twice"),
+        (
+            ["As Kd 7h", "--flop", "Qs Jd 2c", "--game", "casino-holdem"],
+            "hole cards 'As Kd 7h': expected 2 cards, got 3",
+        ),
+    ],
+)
 def test_bad_cards_give_one_clear_line(args, message, cli):
     out = cli("advise", *args)
     assert out.returncode == 2
@@ -103,19 +110,33 @@ def test_missing_flop_is_a_usage_error(cli):
 
 def test_simple_strategy_rules_in_words_and_decisions():
     rules = preset("casino-omaha")
-    s = SimpleStrategy({"made": (0, 0), "strong draw": (0, 0), "gutshot": (13 * 8 + 5, 13 * 5 + 3),
-                        "flop pair": (NEVER, NEVER), "rest": (13 * 12 + 10, 13 * 11 + 7)})
+    s = SimpleStrategy(
+        {
+            "made": (0, 0),
+            "strong draw": (0, 0),
+            "gutshot": (13 * 8 + 5, 13 * 5 + 3),
+            "flop pair": (NEVER, NEVER),
+            "rest": (13 * 12 + 10, 13 * 11 + 7),
+        }
+    )
     lines = s.describe()
     assert len(lines) == len(SIMPLE_RULES)
-    assert lines[2] == ("A gutshot straight draw: call with 7-5 or better when holding three to a flush, "
-                        "otherwise with T-7 or better; fold the rest.")
+    assert lines[2] == (
+        "A gutshot straight draw: call with 7-5 or better when holding three to a flush, "
+        "otherwise with T-7 or better; fold the rest."
+    )
     assert lines[3] == "Only the flop's pair: fold."
     holes = [parse_cards(h) for h in ("Ac Qd 3h", "Ac Jd 3h", "Kc 9c 3h", "Kc 9d 3h", "As Kd 7h", "Ts 7d 2c")]
     flops = [parse_cards(f) for f in ("9s 6d 2c", "9s 6d 2c", "8c 6d 2h", "8c 6d 2h", "Qs Jd 3c", "8s 9d 3h")]
     profile = hand_profile(rules, holes, flops)
-    assert [HAND_CLASSES[c] for c in profile.hand_class] == ["two or more overcards", "two or more overcards",
-                                                            "three to a flush", "two or more overcards",
-                                                            "gutshot straight draw", "open-ended straight draw"]
+    assert [HAND_CLASSES[c] for c in profile.hand_class] == [
+        "two or more overcards",
+        "two or more overcards",
+        "three to a flush",
+        "two or more overcards",
+        "gutshot straight draw",
+        "open-ended straight draw",
+    ]
     assert s.decide(profile).tolist() == [True, False, True, False, True, True]
     assert top_two_text(0) == "any cards" and top_two_text(NEVER) == "no cards"
 
@@ -142,7 +163,7 @@ def test_simple_strategy_on_a_small_deck_is_locally_best():
                     if not rule.by_cards:
                         pair = [other, other]
                     moved = SimpleStrategy(a.simple.thresholds | {rule.name: tuple(pair)})
-                    edge = engine.decide(None, lambda e, *_: moved.decide(e.hand_profile())).exact["house_edge"]
+                    edge = engine.decide(None, lambda e, *_, s=moved: s.decide(e.hand_profile())).exact["house_edge"]
                     assert edge >= simple, (rule.name, side, t, other)
 
 

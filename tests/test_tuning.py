@@ -33,7 +33,14 @@ def test_huge_pays_make_calling_always_right(engine, pays_on):
 def test_raising_a_pay_never_raises_the_house_edge(engine, category, pays_on):
     sweep = Tuner(engine, pays_on).sweep(None, **{category: [0, 1, 2, 3, 5, 10, 50, 200]})
     assert (np.diff(sweep["house_edge"]) <= 1e-15).all()
-    assert sweep.columns.tolist() == [category, "house_edge", "element_of_risk", "call_rate", "std_dev", "hit_frequency"]
+    assert sweep.columns.tolist() == [
+        category,
+        "house_edge",
+        "element_of_risk",
+        "call_rate",
+        "std_dev",
+        "hit_frequency",
+    ]
 
 
 def test_continuous_solve_hits_the_target_exactly(engine):
@@ -53,9 +60,15 @@ def test_continuous_solve_hits_the_target_exactly(engine):
 def test_integer_solve_brackets_the_target(engine):
     tuner = Tuner(engine)
     base = PayTable.load(None)
-    target = (tuner.house_edge(base.replace(full_house=3, flush=2)) + tuner.house_edge(base.replace(full_house=3, flush=3))) / 2
-    found = tuner.solve(target, ["full_house", "flush"], bounds={"full_house": (1, 6), "flush": (0, 8)}, integer=True, best=50)
-    assert (found["flush"] == found["flush"].round()).all() and (found["full_house"] == found["full_house"].round()).all()
+    target = (
+        tuner.house_edge(base.replace(full_house=3, flush=2)) + tuner.house_edge(base.replace(full_house=3, flush=3))
+    ) / 2
+    found = tuner.solve(
+        target, ["full_house", "flush"], bounds={"full_house": (1, 6), "flush": (0, 8)}, integer=True, best=50
+    )
+    assert (found["flush"] == found["flush"].round()).all() and (
+        found["full_house"] == found["full_house"].round()
+    ).all()
     three = found[found["full_house"] == 3].sort_values("flush")
     assert three["flush"].tolist() == [2, 3] and three["error"].iloc[0] > 0 > three["error"].iloc[1]
     best = found.iloc[0]
@@ -92,7 +105,9 @@ def test_madrid_table_states_its_straight_flush_choice():
     madrid = PayTable.load("madrid")
     assert "straight flush" in text and "royal" in text
     assert madrid.pays["straight_flush"] == madrid.pays["royal_flush"] == madrid.pays["four_of_a_kind"] == 20
-    assert [madrid.pays[c] for c in ("full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair", "high_card")] == [7, 5, 4, 3, 2, 1, 1]
+    assert [
+        madrid.pays[c] for c in ("full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair", "high_card")
+    ] == [7, 5, 4, 3, 2, 1, 1]
 
 
 @pytest.mark.slow

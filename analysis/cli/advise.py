@@ -11,8 +11,9 @@ NAME = "advise"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser(NAME, help="EV(call), EV(fold) and the optimal decision of one state",
-                       description=__doc__.replace("``", ""))
+    p = sub.add_parser(
+        NAME, help="EV(call), EV(fold) and the optimal decision of one state", description=__doc__.replace("``", "")
+    )
     p.add_argument("hole", help='the player\'s hole cards, e.g. "As Kd 7h"')
     p.add_argument("--flop", required=True, help='the three flop cards, e.g. "Qs Jd 2c"')
     add_game_options(p, store=False)
@@ -26,15 +27,18 @@ def format_advice(a) -> str:
     call, fold = a.loc["call"], a.loc["fold"]
     decision = "CALL" if call["optimal"] else "FOLD"
     diff = call["ev_exact"] - fold["ev_exact"]
-    return "\n".join([
-        f"{a.attrs['game']}: hole {a.attrs['hole']}, flop {a.attrs['flop']}  "
-        f"(pay table {a.attrs['paytable']}, pays on the {a.attrs['pays_on']})",
-        f"hand now   {a.attrs['hand']}",
-        f"EV(call)   {call['ev']:+.6f} antes  (exact {call['ev_exact']})",
-        f"EV(fold)   {fold['ev']:+.6f} antes",
-        f"optimal    {decision}  (EV(call) - EV(fold) = {float(diff):+.6f} antes{'; a tie folds' if diff == 0 else ''})",
-        f"counts     {a.attrs['source']}",
-    ])
+    return "\n".join(
+        [
+            f"{a.attrs['game']}: hole {a.attrs['hole']}, flop {a.attrs['flop']}  "
+            f"(pay table {a.attrs['paytable']}, pays on the {a.attrs['pays_on']})",
+            f"hand now   {a.attrs['hand']}",
+            f"EV(call)   {call['ev']:+.6f} antes  (exact {call['ev_exact']})",
+            f"EV(fold)   {fold['ev']:+.6f} antes",
+            f"optimal    {decision}  (EV(call) - EV(fold) = {float(diff):+.6f} antes"
+            f"{'; a tie folds' if diff == 0 else ''})",
+            f"counts     {a.attrs['source']}",
+        ]
+    )
 
 
 def run(args) -> int:
@@ -43,8 +47,16 @@ def run(args) -> int:
     a = advise(args.hole, args.flop, args.game, args.paytable, args.pays_on, args.store, args.enumerate)
     if args.format == "json":
         call, fold = a.loc["call"], a.loc["fold"]
-        print_json(a.attrs | {"ev_call": call["ev"], "ev_call_exact": call["ev_exact"], "ev_fold": fold["ev"],
-                              "ev_fold_exact": fold["ev_exact"], "decision": "call" if call["optimal"] else "fold"})
+        print_json(
+            a.attrs
+            | {
+                "ev_call": call["ev"],
+                "ev_call_exact": call["ev_exact"],
+                "ev_fold": fold["ev"],
+                "ev_fold_exact": fold["ev_exact"],
+                "decision": "call" if call["optimal"] else "fold",
+            }
+        )
     else:
         print(format_advice(a))
     return 0

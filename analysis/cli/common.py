@@ -48,18 +48,29 @@ def number(text: str) -> Fraction:
 def add_game_options(p: argparse.ArgumentParser, store: bool = True) -> None:
     p.add_argument("--game", choices=tuple(PRESETS), default="casino-omaha", help="the game (default casino-omaha)")
     if store:
-        p.add_argument("--store", type=Path, default=None,
-                       help="outcome store root (default: $CASINO_OMAHA_STORE, data/outcomes in a checkout, "
-                            "else a per-user cache folder)")
+        p.add_argument(
+            "--store",
+            type=Path,
+            default=None,
+            help="outcome store root (default: $CASINO_OMAHA_STORE, data/outcomes in a checkout, "
+            "else a per-user cache folder)",
+        )
         p.add_argument("--threads", type=threads, default=None, help="worker threads (default: all cores)")
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> None:
-    p.add_argument("--paytable", default=default,
-                   help=f"pay table: a CSV file or the name of a table that ships with the package (default {default})")
-    p.add_argument("--pays-on", choices=PAYS_ON, default="ante",
-                   help="which bet the table pays: ante (AnteWin, default) or call (Caribbean)")
+    p.add_argument(
+        "--paytable",
+        default=default,
+        help=f"pay table: a CSV file or the name of a table that ships with the package (default {default})",
+    )
+    p.add_argument(
+        "--pays-on",
+        choices=PAYS_ON,
+        default="ante",
+        help="which bet the table pays: ante (AnteWin, default) or call (Caribbean)",
+    )
 
 
 def add_format(p: argparse.ArgumentParser, *extra: str) -> None:

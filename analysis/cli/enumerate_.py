@@ -21,9 +21,17 @@ def run(args) -> int:
     store = ensure_store(rules, args.store, args.threads, progress(args))
     m = store.manifest
     if args.format == "json":
-        print_json({"game": rules.name, "path": str(store.path), "rows": m["rows"], "states": m["total_states"],
-                    "total_combinations": m["total_combinations"], "checksum": store.checksum,
-                    "elapsed_seconds": m.get("elapsed_seconds")})
+        print_json(
+            {
+                "game": rules.name,
+                "path": str(store.path),
+                "rows": m["rows"],
+                "states": m["total_states"],
+                "total_combinations": m["total_combinations"],
+                "checksum": store.checksum,
+                "elapsed_seconds": m.get("elapsed_seconds"),
+            }
+        )
         return 0
     print(f"{rules.name}: {m['rows']:,} canonical states ({m['total_states']:,} states) in {store.path}")
     print(f"checksum {store.checksum}; enumerated in {m.get('elapsed_seconds', 0)} s")

@@ -9,14 +9,19 @@ NAME = "equity"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser(NAME, help="exact Omaha (high or Hi/Lo) equity of 2 to 6 four-card hands",
-                       description=__doc__.replace("``", ""))
+    p = sub.add_parser(
+        NAME, help="exact Omaha (high or Hi/Lo) equity of 2 to 6 four-card hands", description=__doc__.replace("``", "")
+    )
     p.add_argument("hands", nargs="+", help='each hand as 4 cards, e.g. "As Ah Ks Kh"')
     p.add_argument("--board", default="", help="0, 3, 4 or 5 known board cards")
     p.add_argument("--dead", default="", help="cards known to be out of play")
     p.add_argument("--hilo", action="store_true", help="Omaha Hi/Lo, 8 or better (default: Omaha high)")
-    p.add_argument("--pot-chips", type=whole_number(1, 10**12, "pot chips"), default=None,
-                   help="also show expected chips won from a pot of this many whole chips (odd chip to high)")
+    p.add_argument(
+        "--pot-chips",
+        type=whole_number(1, 10**12, "pot chips"),
+        default=None,
+        help="also show expected chips won from a pot of this many whole chips (odd chip to high)",
+    )
     p.add_argument("--threads", type=threads, default=None, help="worker threads (default: all cores)")
     add_format(p)
 
@@ -42,8 +47,10 @@ def format_equity(result, pot_chips: int | None) -> str:
     if result.hilo:
         lines.append(f"boards with no qualifying low: {result.no_low:,}")
     if pot_chips is not None:
-        lines.append(f"chips: expected chips won from a pot of {pot_chips} chips; odd chip to the high half, "
-                     "leftover chips of a tied half in seat order")
+        lines.append(
+            f"chips: expected chips won from a pot of {pot_chips} chips; odd chip to the high half, "
+            "leftover chips of a tied half in seat order"
+        )
     return "\n".join(lines)
 
 

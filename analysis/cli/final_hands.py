@@ -9,11 +9,18 @@ NAME = "final-hands"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser(NAME, help="exact final-hand categories of Omaha (4 cards) or Casino Omaha (3 cards) over "
-                                  "every deal, and a pay table applied to them", description=__doc__.replace("``", ""))
+    p = sub.add_parser(
+        NAME,
+        help="exact final-hand categories of Omaha (4 cards) or Casino Omaha (3 cards) over "
+        "every deal, and a pay table applied to them",
+        description=__doc__.replace("``", ""),
+    )
     p.add_argument("--hole-cards", type=int, choices=(3, 4), default=4)
-    p.add_argument("--paytable", default="madrid",
-                   help="pay table: a CSV file or the name of a table that ships with the package (default madrid)")
+    p.add_argument(
+        "--paytable",
+        default="madrid",
+        help="pay table: a CSV file or the name of a table that ships with the package (default madrid)",
+    )
     add_format(p)
 
 
@@ -23,11 +30,25 @@ def run(args) -> int:
     df = paytable_return(final_hand_distribution(args.hole_cards), args.paytable)
     a = df.attrs
     if args.format == "json":
-        print_json({"hole_cards": a["hole_cards"], "total_deals": a["total"], "paytable": a["paytable"],
-                    "expected_pay": float(a["expected_pay"]), "expected_pay_fraction": str(a["expected_pay"]),
-                    "expected_return": float(a["expected_return"]),
-                    "categories": [{"category": r.category, "combinations": r.combinations,
-                                    "probability": r.probability, "pays": str(r.pays)} for r in df.itertuples()]})
+        print_json(
+            {
+                "hole_cards": a["hole_cards"],
+                "total_deals": a["total"],
+                "paytable": a["paytable"],
+                "expected_pay": float(a["expected_pay"]),
+                "expected_pay_fraction": str(a["expected_pay"]),
+                "expected_return": float(a["expected_return"]),
+                "categories": [
+                    {
+                        "category": r.category,
+                        "combinations": r.combinations,
+                        "probability": r.probability,
+                        "pays": str(r.pays),
+                    }
+                    for r in df.itertuples()
+                ],
+            }
+        )
         return 0
     shown = df[["category", "combinations", "probability", "pays", "contribution"]].copy()
     shown["combinations"] = shown["combinations"].map("{:,}".format)

@@ -12,15 +12,27 @@ STRATEGIES = ("optimal", "always-call", "simple")
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser(NAME, help="return table and summary of a game, pay table and strategy",
-                       description=__doc__.split("\n\n")[0].replace("``", ""))
+    p = sub.add_parser(
+        NAME,
+        help="return table and summary of a game, pay table and strategy",
+        description=__doc__.split("\n\n")[0].replace("``", ""),
+    )
     add_game_options(p)
     add_pay_options(p)
-    p.add_argument("--strategy", choices=STRATEGIES, default="optimal",
-                   help="optimal, always-call, or simple (the few-rule strategy derived for this game and table)")
+    p.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="optimal",
+        help="optimal, always-call, or simple (the few-rule strategy derived for this game and table)",
+    )
     add_format(p, "csv")
-    p.add_argument("--out", type=Path, default=None, metavar="DIR",
-                   help="write the full report (Excel workbook and HTML page with plots) into DIR")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write the full report (Excel workbook and HTML page with plots) into DIR",
+    )
 
 
 def format_result(result) -> str:
@@ -32,7 +44,8 @@ def format_result(result) -> str:
     t["contribution"] = t["contribution"].map("{:+.8f}".format)
     s, e = result.summary(), result.exact
     lines = [
-        f"{result.rules.name}: pay table {result.paytable.name} (pays on the {result.pays_on}), {result.strategy} strategy",
+        f"{result.rules.name}: pay table {result.paytable.name} (pays on the {result.pays_on}), "
+        f"{result.strategy} strategy",
         "",
         t.to_string(index=False),
         "",
@@ -60,14 +73,18 @@ def run(args) -> int:
         report = build_report(engine, paytable, args.strategy, args.pays_on)
         xlsx, page = report.write(args.out)
         s = report.result.summary()
-        print(f"{engine.rules.name}, pay table {paytable.name}, {args.strategy} strategy: house edge "
-              f"{s['house_edge']:.4%}, element of risk {s['element_of_risk']:.4%}, call rate {s['call_rate']:.2%}")
+        print(
+            f"{engine.rules.name}, pay table {paytable.name}, {args.strategy} strategy: house edge "
+            f"{s['house_edge']:.4%}, element of risk {s['element_of_risk']:.4%}, call rate {s['call_rate']:.2%}"
+        )
         print(f"report written to {xlsx.parent}/\n  {xlsx}\n  {page}")
         return 0
     result = engine.decide(paytable, args.strategy, args.pays_on)
     if args.format == "json":
-        print_json(result.summary() | {"store_checksum": engine.source.checksum,
-                                       "return_table": result.table.to_dict(orient="records")})
+        print_json(
+            result.summary()
+            | {"store_checksum": engine.source.checksum, "return_table": result.table.to_dict(orient="records")}
+        )
     elif args.format == "csv":
         print(result.table.to_csv(index=False), end="")
     else:

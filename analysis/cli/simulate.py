@@ -23,12 +23,24 @@ def run(args) -> int:
     engine = engine_for(args)
     sim = simulate_strategy(engine, args.paytable, args.strategy, args.hands, args.seed, args.pays_on)
     if args.format == "json":
-        print_json({"game": engine.rules.name, "strategy": args.strategy, "pays_on": args.pays_on,
-                    "hands": sim.hands, "seed": args.seed, "house_edge": sim.house_edge,
-                    "standard_error": sim.standard_error, "call_rate": sim.call_rate,
-                    "exact_house_edge": sim.exact_house_edge, "z": sim.z})
+        print_json(
+            {
+                "game": engine.rules.name,
+                "strategy": args.strategy,
+                "pays_on": args.pays_on,
+                "hands": sim.hands,
+                "seed": args.seed,
+                "house_edge": sim.house_edge,
+                "standard_error": sim.standard_error,
+                "call_rate": sim.call_rate,
+                "exact_house_edge": sim.exact_house_edge,
+                "z": sim.z,
+            }
+        )
         return 0
     z = "n/a (no spread in the results)" if sim.z is None else f"{sim.z:+.2f}"
-    print(f"{engine.rules.name}, {args.strategy}: simulated house edge {sim.house_edge:.5%} ± {sim.standard_error:.5%} "
-          f"(1 s.e., {sim.hands:,} hands, seed {args.seed}); exact {sim.exact_house_edge:.5%}; z = {z}")
+    print(
+        f"{engine.rules.name}, {args.strategy}: simulated house edge {sim.house_edge:.5%} ± {sim.standard_error:.5%} "
+        f"(1 s.e., {sim.hands:,} hands, seed {args.seed}); exact {sim.exact_house_edge:.5%}; z = {z}"
+    )
     return 0

@@ -13,13 +13,21 @@ NAME = "tune"
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser(NAME, help="re-optimise for a changed pay table, sweep pays, or solve for a target edge",
-                       description=__doc__.replace("``", ""))
+    p = sub.add_parser(
+        NAME,
+        help="re-optimise for a changed pay table, sweep pays, or solve for a target edge",
+        description=__doc__.replace("``", ""),
+    )
     add_game_options(p)
     add_pay_options(p)
     p.add_argument("--set", action="append", default=[], metavar="CATEGORY=PAY", help="change one pay of the table")
-    p.add_argument("--sweep", action="append", default=[], metavar="CATEGORY=LOW:HIGH:STEP",
-                   help="vary one pay (twice for a grid); LOW:HIGH:STEP or a comma list")
+    p.add_argument(
+        "--sweep",
+        action="append",
+        default=[],
+        metavar="CATEGORY=LOW:HIGH:STEP",
+        help="vary one pay (twice for a grid); LOW:HIGH:STEP or a comma list",
+    )
     p.add_argument("--plot", type=str, help="with --sweep: write the plot to this PNG file")
     p.add_argument("--target", type=number, help="solve for this house edge per ante (e.g. 0.02)")
     p.add_argument("--vary", action="append", default=[], metavar="CATEGORY", help="pay(s) to solve for")
