@@ -38,6 +38,9 @@ from .plots import (
 )
 from .render import write_html, write_workbook
 from .rules import Rules
+from .side_plots import plot_side_bet
+from .side_report import side_bet_tables
+from .side_returns import SideBetResult
 from .store import ENGINE_VERSION, OutcomeStore, package_version
 from .strategy_analysis import COMPARED, StrategyAnalysis, analyse_strategy, call_rates
 
@@ -54,6 +57,7 @@ class Report:
     analysis: StrategyAnalysis
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
     plots: dict[str, bytes] = field(default_factory=dict)
+    side_bets: list[SideBetResult] = field(default_factory=list)
 
     @property
     def stem(self) -> str:
@@ -70,8 +74,11 @@ class Report:
         return xlsx, page
 
 
-def build_report(engine: ReturnEngine, paytable=None, strategy: str = "optimal", pays_on: str = "ante") -> Report:
-    """Compute everything the report shows."""
+def build_report(
+    engine: ReturnEngine, paytable=None, strategy: str = "optimal", pays_on: str = "ante", sidebets=None
+) -> Report:
+    """Compute everything the report shows; ``sidebets``: the side bets to show (names or
+    files; default those that ship for the game, ``()`` for none)."""
     if strategy not in REPORT_STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(REPORT_STRATEGIES)}")
     rules = engine.rules
@@ -92,6 +99,9 @@ def build_report(engine: ReturnEngine, paytable=None, strategy: str = "optimal",
         "Pay table": paytable_table(result.paytable),
         "Metadata": metadata_table(rules, result, engine.source),
     }
+    summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
+    if report.side_bets:
+        report.sheets |= {"Side bets": summary, "Side bet lines": lines}
     report.plots = make_plots(report)
     return report
 
@@ -143,4 +153,4 @@ def make_plots(report: Report) -> dict[str, bytes]:
         "confidence": png(plot_confidence(s["Confidence ranges"], float(r.exact["house_edge"]))),
         "strategy": png(plot_call_rates(s["Strategy by hand"])),
         "margin": png(plot_margin(report.analysis)),
-    }
+    } | {f"side-bet-{i}": png(plot_side_bet(b)) for i, b in enumerate(report.side_bets)}

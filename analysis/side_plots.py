@@ -24,7 +24,8 @@ def plot_side_bet(result: SideBetResult) -> Figure:
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("contribution to the return (per unit staked)")
     he = float(result.exact["house_edge"])
-    ax.set_title(f"{result.bet.name} on {result.rules.name}: house edge {he:.2%}")
+    meter = "" if result.meter is None else f" (meter {float(result.meter):,.0f})"
+    ax.set_title(f"{result.bet.name} on {result.rules.name}{meter}: house edge {he:.2%}")
     return fig
 
 

@@ -268,7 +268,7 @@ def settle(
             "combinations": np.array([combos[i] for i in keep], dtype=np.int64),
             "probability": [combos[i] / total for i in keep],
             "probability_exact": [str(Fraction(combos[i], total)) for i in keep],
-            "one_in": [total / combos[i] if combos[i] else float("inf") for i in keep],
+            "one_in": [total / combos[i] if combos[i] else float("nan") for i in keep],
             "contribution": [float(Fraction(combos[i], total) * nets[i]) for i in keep],
         }
     )

@@ -59,6 +59,11 @@ class SideBetError(ValueError):
     """A side bet that cannot be used; the message names the file, row and problem."""
 
 
+def shipped_sidebets(game: str | None = None) -> list[str]:
+    """Names of the side bets that ship with the package (only those designed for ``game``)."""
+    return sorted(n for n in builtin_files("sidebets") if game is None or SideBet.load(n).game == game)
+
+
 @cache
 def naming_ranks() -> tuple[frozenset[int], ...]:
     """The ranks that can name a hand of each category (e.g. straights: 5 to A)."""
