@@ -60,7 +60,7 @@ class SideBetResult:
     def summary(self) -> dict:
         """Figures for display and JSON: floats, plus the exact values as strings."""
         e, c = self.exact, self.combined
-        return {
+        out = {
             "game": self.rules.name,
             "bet": self.bet.name,
             "kind": self.bet.kind,
@@ -68,21 +68,16 @@ class SideBetResult:
             "strategy": self.strategy,
             "meter": None if self.meter is None else float(self.meter),
             "total_combinations": e["total_combinations"],
-            "house_edge": float(e["house_edge"]),
-            "return": float(e["return"]),
-            "hit_frequency": float(e["hit_frequency"]),
-            "push_frequency": float(e["push_frequency"]),
-            "std_dev": e["std_dev"],
-            "house_edge_exact": str(e["house_edge"]),
-            "return_exact": str(e["return"]),
-            "stake_antes": str(self.stake),
-            "main_house_edge": float(self.main.exact["house_edge"]),
-            "main_call_rate": float(self.main.exact["call_rate"]),
-            "combined_house_edge_per_hand": float(c["house_edge"]),
-            "combined_house_edge_per_unit_wagered": float(c["per_unit_wagered"]),
-            "combined_std_dev": c["std_dev"],
-            "combined_house_edge_exact": str(c["house_edge"]),
         }
+        out |= {k: float(e[k]) for k in ("house_edge", "return", "hit_frequency", "push_frequency")}
+        out |= {"std_dev": e["std_dev"], "house_edge_exact": str(e["house_edge"]), "return_exact": str(e["return"])}
+        out |= {"stake_antes": str(self.stake)}
+        out |= {f"main_{k}": float(self.main.exact[k]) for k in ("house_edge", "call_rate")}
+        out |= {
+            f"combined_house_edge_{k}": float(c[v])
+            for k, v in (("per_hand", "house_edge"), ("per_unit_wagered", "per_unit_wagered"))
+        }
+        return out | {"combined_std_dev": c["std_dev"], "combined_house_edge_exact": str(c["house_edge"])}
 
 
 class _LabelTerm:

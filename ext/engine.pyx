@@ -71,30 +71,22 @@ cdef extern from *:
             if (calls[i]) engine_add(acc, c, ncols, weight[i]);
         }
     }
-    static void engine_margin_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
-                                   const double* coef, double base, double* out) {
-        unsigned int c[ENGINE_MAX_COLS];
-        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu;
-        size_t stride = (size_t)ncols * width;
-        for (long i = lo; i < hi; i++) {
-            engine_unpack(data + i * stride, ncols, width, mask, c);
-            double s = base;
-            for (int j = 0; j < ncols; j++) s += coef[j] * c[j];
-            out[i] = s;
-        }
+    /* base + coef . counts of rows lo..hi-1 in type T: double (plots, near-ties) or long long (exact) */
+    #define ENGINE_DOT_ROWS(name, T) \
+    static void name(const unsigned char* data, int ncols, int width, long lo, long hi, const T* coef, T base, \
+                     T* out) { \
+        unsigned int c[ENGINE_MAX_COLS]; \
+        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu; \
+        size_t stride = (size_t)ncols * width; \
+        for (long i = lo; i < hi; i++) { \
+            engine_unpack(data + i * stride, ncols, width, mask, c); \
+            T s = base; \
+            for (int j = 0; j < ncols; j++) s += coef[j] * (T)c[j]; \
+            out[i] = s; \
+        } \
     }
-    static void engine_linear_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
-                                   const long long* coef, long long* out) {
-        unsigned int c[ENGINE_MAX_COLS];
-        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu;
-        size_t stride = (size_t)ncols * width;
-        for (long i = lo; i < hi; i++) {
-            engine_unpack(data + i * stride, ncols, width, mask, c);
-            long long s = 0;
-            for (int j = 0; j < ncols; j++) s += coef[j] * (long long)c[j];
-            out[i] = s;
-        }
-    }
+    ENGINE_DOT_ROWS(engine_margin_rows, double)
+    ENGINE_DOT_ROWS(engine_linear_rows, long long)
     static void engine_group_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
                                   const unsigned char* weight, const int* group, unsigned long long* acc) {
         unsigned int c[ENGINE_MAX_COLS];
@@ -113,7 +105,7 @@ cdef extern from *:
                                       const long long* offset, int wide, int decide, uint8_t* calls,
                                       unsigned long long* acc) noexcept nogil
     void linear_rows "engine_linear_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
-                                          const long long* coef, long long* out) noexcept nogil
+                                          const long long* coef, long long base, long long* out) noexcept nogil
     void margin_rows "engine_margin_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
                                           const double* coef, double base, double* out) noexcept nogil
     void group_rows "engine_group_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
@@ -165,18 +157,36 @@ def play(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const
     return acc.sum(axis=0, dtype=np.uint64)
 
 
+ctypedef fused dot_t:
+    double
+    int64_t
+
+
+cdef int row_dots(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const dot_t[::1] coef,
+                  dot_t base, dot_t[::1] out, int threads) except -1:
+    """out[i] = base + coef . counts of row i, in the type of coef."""
+    check_layout(packed, rows, ncols, width, rows)
+    if coef.shape[0] != ncols or out.shape[0] != rows:
+        raise ValueError("engine: one coefficient per column and one result per row")
+    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
+    if rows == 0:
+        return 0
+    for b in prange(nblocks, nogil=True, num_threads=max(1, threads), schedule="static"):
+        if dot_t is double:
+            margin_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), &coef[0], base, &out[0])
+        else:
+            linear_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK),
+                        <const long long*>&coef[0], base, <long long*>&out[0])
+    return 0
+
+
 def margins(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const double[::1] coef,
             double base, int threads=1):
     """``base + coef . counts`` of every row in float64 (for plots, and to find near-ties
     when exact integer coefficients do not fit in 64 bits)."""
-    check_layout(packed, rows, ncols, width, rows)
-    if coef.shape[0] != ncols:
-        raise ValueError("margins: one coefficient per column")
     out = np.empty(rows, dtype=np.float64)
     cdef double[::1] o = out
-    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
-    for b in prange(nblocks, nogil=True, num_threads=max(1, threads), schedule="static"):
-        margin_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), &coef[0], base, &o[0])
+    row_dots(packed, rows, ncols, width, coef, base, o, threads)
     return out
 
 
@@ -184,17 +194,9 @@ def linear(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, con
            int threads=1):
     """``coef . counts`` of every row, exactly in int64 (the caller checks that
     max |coef| x 2**(8 width) x ncols < 2**63)."""
-    check_layout(packed, rows, ncols, width, rows)
-    if coef.shape[0] != ncols:
-        raise ValueError("linear: one coefficient per column")
     out = np.empty(rows, dtype=np.int64)
     cdef int64_t[::1] o = out
-    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
-    if rows == 0:
-        return out
-    for b in prange(nblocks, nogil=True, num_threads=max(1, threads), schedule="static"):
-        linear_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK),
-                    <const long long*>&coef[0], <long long*>&o[0])
+    row_dots(packed, rows, ncols, width, coef, <int64_t>0, o, threads)
     return out
 
 
