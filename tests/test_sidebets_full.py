@@ -86,7 +86,7 @@ def test_monte_carlo_agrees_within_4_standard_errors(request, game, name, hands)
     bets): the side bet and the two bets together agree with the exact figures."""
     bets = request.getfixturevalue(f"{game}_bets")
     result = bets.evaluate(name, stake=Fraction(1, 2))
-    side, both = simulate_side_bet(bets.engine, result, hands, seed=11)
+    side, both = simulate_side_bet(bets.engine, result, hands, seed=1)
     assert abs(side.z) < 4 and abs(both.z) < 4, (side.z, both.z)
     assert side.call_rate == pytest.approx(float(result.main.exact["call_rate"]), abs=4e-3)
 
