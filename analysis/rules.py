@@ -57,7 +57,9 @@ class Rules:
         ):
             raise ValueError(f"{self.name}: qualifier rank must be 0..12 (deuces to aces) or None (no qualifier)")
         if isinstance(self.call_multiple, bool) or not isinstance(self.call_multiple, int) or self.call_multiple < 1:
-            raise ValueError(f"{self.name}: the call bet is a whole number of antes, at least 1, not {self.call_multiple!r}")
+            raise ValueError(
+                f"{self.name}: the call bet is a whole number of antes (at least 1), not {self.call_multiple!r}"
+            )
         if len(self.deck) < 5 + 2 * self.hole_cards + 1:
             raise ValueError(f"{self.name}: a deck of {len(self.deck)} cards is too small")
 
