@@ -172,8 +172,8 @@ class ReturnEngine:
         or deck) need their own store, and raise ValueError."""
         if rules.fingerprint() != self.rules.fingerprint():
             raise ValueError(
-                f"{rules.name} ({rules.describe()['qualifier']} qualifies) is counted apart from "
-                f"{self.rules.name} ({self.rules.describe()['qualifier']}): load its own store"
+                f"{rules.name} where {rules.qualifier_phrase} is counted apart from "
+                f"{self.rules.name} where {self.rules.qualifier_phrase}: load its own store"
             )
         other = copy.copy(self)  # shares the mapped counts and the cached hand profile
         other.rules = rules

@@ -87,6 +87,13 @@ class Rules:
         return 0 if self.qualifier_rank is None else self.qualifier_rank
 
     @property
+    def qualifier_phrase(self) -> str:
+        """``"the dealer qualifies with a pair of 7s or better"`` or ``"the dealer always qualifies"``."""
+        if self.qualifier_rank is None:
+            return "the dealer always qualifies"
+        return f"the dealer qualifies with a pair of {RANKS[self.qualifier_rank]}s or better"
+
+    @property
     def variant(self) -> str:
         """What differs from the preset of the same name, for file names: ``""`` for the
         preset itself, else e.g. ``"qualifier-9s"``, ``"call-3x"``, ``"qualifier-none-call-1x"``."""
