@@ -72,12 +72,14 @@ class TuningPanel:
         paytable=None,
         strategy: str = "optimal",
         pays_on: str = "ante",
-        qualifier: int | None | str = OWN,
+        qualifier: int | None | str = OWN,  # a rank, None (no qualifier), text ("9s", "none") or OWN
         call_multiple: int | str = OWN,
         engine: ReturnEngine | None = None,
         root: Path | None = None,
         out_dir: str | Path = "reports",
     ):
+        if isinstance(qualifier, str) and qualifier != OWN:
+            qualifier = parse_qualifier(qualifier)
         self.engines = Engines(root)
         if engine is not None:
             self.engines.add(engine)
@@ -97,20 +99,21 @@ class TuningPanel:
     # --- widgets ----------------------------------------------------------------------
 
     def _build(self, game, strategy, pays_on, rules, out_dir: Path) -> None:
-        wide = w.Layout(width="auto")
-        self.game = w.Dropdown(options=list(PRESETS), value=game, description="game")
+        labels = {"style": {"description_width": "7em"}}
+        self.game = w.Dropdown(options=list(PRESETS), value=game, description="game", **labels)
         self.qualifier = w.Dropdown(
             options=[(qualifier_label(q), qualifier_text(q)) for q in QUALIFIERS],
             value=qualifier_text(rules.qualifier_rank),
             description="qualifier",
+            **labels,
         )
         self.call_multiple = w.ToggleButtons(
             options=[(f"{m}x", m) for m in CALL_MULTIPLES], value=rules.call_multiple, description="call bet"
         )
         self.call_multiple.style.button_width = "3.5em"
-        self.pays_on = w.ToggleButtons(options=list(PAYS_ON), value=pays_on, description="pays on")
+        self.pays_on = w.ToggleButtons(options=list(PAYS_ON), value=pays_on, description="pays on", **labels)
         self.pays_on.style.button_width = "4.5em"
-        self.strategy = w.Dropdown(options=list(STRATEGY_CHOICES), value=strategy, description="strategy")
+        self.strategy = w.Dropdown(options=list(STRATEGY_CHOICES), value=strategy, description="strategy", **labels)
         self.boxes, self.sliders, self.notes = {}, {}, {}
         rows = []
         for c in reversed(CATEGORIES):
@@ -118,7 +121,7 @@ class TuningPanel:
             top, step = slider_range(pay)
             box = w.Text(value=str(pay), continuous_update=False, layout=w.Layout(width="11em"))
             box.add_class(f"tp-pay-{c}")
-            slider = w.FloatSlider(value=float(pay), min=0, max=top, step=step, readout=False, layout=wide)
+            slider = w.FloatSlider(value=float(pay), min=0, max=top, step=step, readout=False)
             note = w.HTML(layout=w.Layout(width="22em"))
             box.observe(lambda ch, c=c: self._on_box(c, ch["new"]), "value")
             slider.observe(lambda ch, c=c: self._on_slider(c, ch["new"]), "value")
@@ -132,13 +135,13 @@ class TuningPanel:
         self.figures, self.returns, self.difference = w.HTML(), w.HTML(), w.HTML()
         self.figures.add_class("tp-figures")
         self.plot = w.Image(format="png", layout=w.Layout(max_width="640px"))
-        self.target = w.Text(value="2%", description="target edge", layout=w.Layout(width="16em"))
-        self.solve = w.Button(description="solve the flush pay", icon="crosshairs", layout=w.Layout(width="16em"))
-        self.name = w.Text(value=f"{self.start.name}-tuned", description="table name")
-        self.csv_path = w.Text(value=str(out_dir / "paytables"), description="CSV folder")
-        self.save = w.Button(description="save the table as CSV", icon="save", layout=w.Layout(width="16em"))
-        self.out_dir = w.Text(value=str(out_dir), description="report folder")
-        self.write = w.Button(description="write the full report", icon="file", layout=w.Layout(width="16em"))
+        self.target = w.Text(value="2%", description="target edge", **labels, layout=w.Layout(width="16em"))
+        self.solve = w.Button(description="solve the flush pay", layout=w.Layout(width="16em"))
+        self.name = w.Text(value=f"{self.start.name}-tuned", description="table name", **labels)
+        self.csv_path = w.Text(value=str(out_dir / "paytables"), description="CSV folder", **labels)
+        self.save = w.Button(description="save the table as CSV", layout=w.Layout(width="16em"))
+        self.out_dir = w.Text(value=str(out_dir), description="report folder", **labels)
+        self.write = w.Button(description="write the full report", layout=w.Layout(width="16em"))
         self.message = w.HTML()
         self.message.add_class("tp-message")
         self.solve.on_click(lambda _: self.worker.queue(self._solve))
@@ -148,7 +151,7 @@ class TuningPanel:
         actions = w.VBox(
             [
                 w.HBox([self.target, self.solve]),
-                w.HBox([self.name]),
+                self.name,
                 w.HBox([self.csv_path, self.save]),
                 w.HBox([self.out_dir, self.write]),
                 self.message,
@@ -157,16 +160,12 @@ class TuningPanel:
         tabs = w.Tab([self.returns, self.difference])
         tabs.set_title(0, "return table")
         tabs.set_title(1, "against the starting table")
-        # side bets (issue 10) get a section here, between the pay lines and the figures,
-        # once the side-bet tables exist: a table per wager, played on the same engine
+        left = w.VBox([controls, w.HTML("<b>pays (to 1)</b>"), *rows], layout=w.Layout(width="54em"))
+        right = w.VBox([w.HBox([self.status, self.progress]), self.figures, self.plot])
+        # side bets (issue 10) get a section here, below the main table's figures, once the
+        # side-bet tables exist: a table per wager, played on the same engine
         self.widget = w.VBox(
-            [
-                w.HTML("<h3>Pay-table tuning: drag a pay, see the edge</h3>"),
-                w.HBox([controls, actions]),
-                w.VBox(rows),
-                w.HBox([self.status, self.progress]),
-                w.HBox([w.VBox([self.figures, self.plot]), tabs]),
-            ]
+            [w.HTML("<h3>Pay-table tuning: drag a pay, see the edge</h3>"), w.HBox([left, right]), actions, tabs]
         )
 
     def _ipython_display_(self) -> None:
