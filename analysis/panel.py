@@ -77,6 +77,7 @@ class TuningPanel:
         engine: ReturnEngine | None = None,
         root: Path | None = None,
         out_dir: str | Path = "reports",
+        sweep_points: int = SWEEP_POINTS,
     ):
         if isinstance(qualifier, str) and qualifier != OWN:
             qualifier = parse_qualifier(qualifier)
@@ -86,6 +87,7 @@ class TuningPanel:
         self.start = PayTable.load(paytable)
         self.table, self.result = self.start, None
         self.focus = "flush"  # the pay last changed: swept, and solved for
+        self.sweep_points = sweep_points
         self.computations = 0  # engine passes for the shown figures (coalescing is tested on it)
         self._sweeps: dict[tuple, object] = {}
         self._starts: dict[tuple, GameResult] = {}
@@ -296,8 +298,8 @@ class TuningPanel:
         began = time.perf_counter()
         result = engine.decide(table, strategy, pays_on)
         self.computations += 1
-        self.table, self.result = table, result
         self.figures.value = figures_html(result)
+        self.table, self.result = table, result  # after the screen: a reader of result sees it shown
         self._status(f"re-optimised in {time.perf_counter() - began:.2f} s")
         self.returns.value = return_table_html(result)
         key = (rules, strategy, pays_on)
@@ -314,10 +316,10 @@ class TuningPanel:
         key = (engine.rules, strategy, pays_on, c, top, others)
         if key not in self._sweeps:
             tuner, rows = Tuner(engine, pays_on), []
-            for i in range(SWEEP_POINTS):
+            for i in range(self.sweep_points):
                 if self.worker.superseded():
                     return None
-                pay = Fraction(top).limit_denominator(100) * i / (SWEEP_POINTS - 1)
+                pay = Fraction(top).limit_denominator(100) * i / (self.sweep_points - 1)
                 rows.append(tuner.sweep(table, strategy, **{c: [pay]}))
             if len(self._sweeps) >= SWEEP_CACHE:
                 self._sweeps.pop(next(iter(self._sweeps)))
