@@ -52,26 +52,26 @@ def free_port() -> int:
 def app(omaha, tmp_path):
     """The page's address; the server (its whole process group) is stopped afterwards."""
     port = free_port()
+    log = tmp_path / "app.log"  # a file, not a pipe: a pipe nobody reads would stop the server when full
     began = time.perf_counter()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "analysis.cli", "app", "--port", str(port), "--no-progress", "--out", str(tmp_path)],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    with open(log, "w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "analysis.cli", "app", "--port", str(port), "--no-progress", "--out", str(tmp_path)],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
-        first = server.stdout.readline()
-        assert f"http://127.0.0.1:{port}/" in first, first
         url = f"http://127.0.0.1:{port}/"
         for _ in range(600):
             try:
                 urllib.request.urlopen(f"{url}api/status", timeout=1)  # noqa: S310 - our own server on 127.0.0.1
                 break
             except OSError:
-                assert server.poll() is None, "the app server stopped"
+                assert server.poll() is None, f"the app server stopped:\n{log.read_text()}"
                 time.sleep(0.1)
+        assert f"tuning page for casino-omaha: {url}" in log.read_text()  # the address, printed
         yield url, began
     finally:
         os.killpg(server.pid, signal.SIGTERM)
