@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from fractions import Fraction
 from pathlib import Path
 
@@ -64,9 +63,9 @@ def app(omaha, tmp_path):
         )
     try:
         url = f"http://127.0.0.1:{port}/"
-        for _ in range(600):
+        for _ in range(600):  # the server listens (a request for the page would start a kernel)
             try:
-                urllib.request.urlopen(f"{url}api/status", timeout=1)  # noqa: S310 - our own server on 127.0.0.1
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
                 assert server.poll() is None, f"the app server stopped:\n{log.read_text()}"
