@@ -8,7 +8,6 @@ reports/bench/panel-browser.json, which ``make bench`` (bench/bench_panel.py) re
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -21,21 +20,11 @@ import pytest
 
 from analysis.panel_view import decimal_text
 from analysis.paytable import PayTable
+from browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "reports" / "screenshots"
 TIMINGS = ROOT / "reports" / "bench" / "panel-browser.json"
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1400,1000",
-)
 FLUSH_PAYS = ("3", "5/2", "1.75", "2.25", "2")
 #: The house edge cell's text, read in the page (the cell is replaced on every update).
 HOUSE_EDGE = "const e = document.querySelector('.tp-house_edge'); return e ? e.textContent : ''"
@@ -83,20 +72,13 @@ def app(omaha, tmp_path):
 
 @pytest.mark.slow
 def test_change_the_flush_pay_in_chromium(app, omaha, tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
     _, engine = omaha
     url, began = app
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "chromium"
-    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path / 'profile'}",):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=options)
+    driver = chromium(tmp_path / "profile", size="1400,1000")
     try:
         driver.get(url)
         edge = lambda: driver.execute_script(HOUSE_EDGE)  # noqa: E731
