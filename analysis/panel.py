@@ -124,11 +124,12 @@ class TuningPanel:
             box = w.Text(value=str(pay), continuous_update=False, layout=w.Layout(width="11em"))
             box.add_class(f"tp-pay-{c}")
             slider = w.FloatSlider(value=float(pay), min=0, max=top, step=step, readout=False)
-            note = w.HTML(layout=w.Layout(width="22em"))
+            note = w.HTML()
             box.observe(lambda ch, c=c: self._on_box(c, ch["new"]), "value")
             slider.observe(lambda ch, c=c: self._on_slider(c, ch["new"]), "value")
             self.boxes[c], self.sliders[c], self.notes[c] = box, slider, note
-            rows.append(w.HBox([w.Label(c.replace("_", " "), layout=w.Layout(width="9em")), box, slider, note]))
+            label = w.Label(c.replace("_", " "), layout=w.Layout(width="9em", min_width="9em"))
+            rows.append(w.HBox([label, box, slider, note]))
         for control in (self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy):
             control.observe(self._on_control, "value")
         self.status = w.HTML()
@@ -136,7 +137,8 @@ class TuningPanel:
         self.progress = w.IntProgress(description="counting", layout=w.Layout(visibility="hidden"))
         self.figures, self.returns, self.difference = w.HTML(), w.HTML(), w.HTML()
         self.figures.add_class("tp-figures")
-        self.plot = w.Image(format="png", layout=w.Layout(max_width="640px"))
+        self.plot = w.Image(format="png", layout=w.Layout(max_width="640px", visibility="hidden"))  # until drawn
+        self.plot.add_class("tp-plot")
         self.target = w.Text(value="2%", description="target edge", **labels, layout=w.Layout(width="16em"))
         self.solve = w.Button(description="solve the flush pay", layout=w.Layout(width="16em"))
         self.name = w.Text(value=f"{self.start.name}-tuned", description="table name", **labels)
@@ -162,7 +164,7 @@ class TuningPanel:
         tabs = w.Tab([self.returns, self.difference])
         tabs.set_title(0, "return table")
         tabs.set_title(1, "against the starting table")
-        left = w.VBox([controls, w.HTML("<b>pays (to 1)</b>"), *rows], layout=w.Layout(width="54em"))
+        left = w.VBox([controls, w.HTML("<b>pays (to 1)</b>"), *rows], layout=w.Layout(min_width="40em"))
         right = w.VBox([w.HBox([self.status, self.progress]), self.figures, self.plot])
         # side bets (issue 10) get a section here, below the main table's figures, once the
         # side-bet tables exist: a table per wager, played on the same engine
@@ -331,6 +333,7 @@ class TuningPanel:
         if frame is not None:
             c = self.focus
             self.plot.value = sweep_png(frame, c, table.pays[c], result.exact["house_edge"], result.strategy)
+            self.plot.layout.visibility = "visible"
 
     def _solve(self) -> None:
         table, problem = self.current()

@@ -97,6 +97,8 @@ def test_change_the_flush_pay_in_chromium(app, omaha, tmp_path):
             WebDriverWait(driver, 120, 0.01).until(lambda d, before=before: edge() != before)
             latencies.append(time.perf_counter() - sent)
             assert edge() == want, pay
+        plot = "const i = document.querySelector('.tp-plot'); return i && i.complete ? i.naturalWidth : 0"
+        WebDriverWait(driver, 300, 0.2).until(lambda d: d.execute_script(plot))  # the sweep, drawn after the figures
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(SCREENSHOTS / "tuning-app.png"))
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
