@@ -139,7 +139,8 @@ def test_solve_save_and_read_back_with_the_cli(panel, holdem, cli, tmp_path):
     _, engine = holdem
     panel.game.value = "casino-holdem"  # a solve is some thirty passes: the smaller game
     panel.target.value = "2%"
-    set_box(panel, "flush", "2")
+    set_box(panel, "flush", "2.5")  # the pay last changed is the one solved for
+    assert panel.solve.description == "solve the flush pay"
     panel.solve.click()
     assert panel.wait(600)
     pay = Fraction(panel.boxes["flush"].value)
