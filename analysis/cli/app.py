@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .common import add_game_options, progress, rules_for, whole_number
+from .common import add_format, add_game_options, print_json, progress, rules_for, whole_number
 
 NAME = "app"
 
@@ -19,6 +19,7 @@ def add_parser(sub) -> None:
     add_game_options(p)
     p.add_argument("--port", type=whole_number(1024, 65535, "the port"), default=8866, help="port (default 8866)")
     p.add_argument("--out", type=Path, default=Path("reports"), help="folder for reports and saved tables")
+    add_format(p)  # json: the address as {"url", "game", "store"} before the server's own log
 
 
 def voila_command(notebook: Path, port: int) -> list[str]:
@@ -55,7 +56,12 @@ def run(args) -> int:
         "CASINO_OMAHA_APP_CALL": str(rules.call_multiple),
     }
     notebook = apps / "tuning.ipynb"
-    print(f"tuning page for {rules.name}: http://127.0.0.1:{args.port}/  (Ctrl-C stops the server)", flush=True)
+    url = f"http://127.0.0.1:{args.port}/"
+    if args.format == "json":
+        print_json({"url": url, "game": rules.name, "store": str(store.path)})
+    else:
+        print(f"tuning page for {rules.name}: {url}  (Ctrl-C stops the server)")
+    sys.stdout.flush()
     server = subprocess.Popen(voila_command(notebook, args.port), env=env)
     try:
         return server.wait()
