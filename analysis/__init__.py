@@ -39,6 +39,13 @@ _API = {
     "Tuner": "tuning",
     "solve_paytable": "tuning",
     "compare_paytables": "tuning",
+    "tuning_panel": "panel",
+    "TuningPanel": "panel",
+    "rule_grid": "variants",
+    "variant_rules": "variants",
+    "Engines": "variants",
+    "QUALIFIERS": "variants",
+    "CALL_MULTIPLES": "variants",
     "advise": "advice",
     "analyse_strategy": "strategy_analysis",
     "StrategyAnalysis": "strategy_analysis",
@@ -103,6 +110,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .hand_classes import HAND_CLASSES, hand_profile
     from .omaha import describe_high, describe_low, low_ranks, omaha_high, omaha_low
     from .outcomes import COLUMNS, StateCounts
+    from .panel import TuningPanel, tuning_panel
     from .paytable import PayTable, PayTableError
     from .plots import (
         plot_call_rates,
@@ -123,3 +131,4 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .strategy_analysis import StrategyAnalysis, analyse_strategy
     from .tables import CATEGORIES
     from .tuning import Tuner, compare_paytables, solve_paytable
+    from .variants import CALL_MULTIPLES, QUALIFIERS, Engines, rule_grid, variant_rules

@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -165,6 +166,19 @@ class ReturnEngine:
             arrays["totals"],
             store,
         )
+
+    def with_rules(self, rules: Rules) -> ReturnEngine:
+        """The same counts played under rules that do not change them (another call bet):
+        a re-optimisation, no re-enumeration. Rules whose counts differ (another qualifier
+        or deck) need their own store, and raise ValueError."""
+        if rules.fingerprint() != self.rules.fingerprint():
+            raise ValueError(
+                f"{rules.name} where {rules.qualifier_phrase} is counted apart from "
+                f"{self.rules.name} where {self.rules.qualifier_phrase}: load its own store"
+            )
+        other = copy.copy(self)  # shares the mapped counts and the cached hand profile
+        other.rules = rules
+        return other
 
     @property
     def states(self) -> int:

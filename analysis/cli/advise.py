@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import add_format, add_game_options, add_pay_options, print_json
+from .common import add_format, add_game_options, add_pay_options, print_json, rules_for
 
 NAME = "advise"
 
@@ -44,7 +44,7 @@ def format_advice(a) -> str:
 def run(args) -> int:
     from ..advice import advise
 
-    a = advise(args.hole, args.flop, args.game, args.paytable, args.pays_on, args.store, args.enumerate)
+    a = advise(args.hole, args.flop, rules_for(args), args.paytable, args.pays_on, args.store, args.enumerate)
     if args.format == "json":
         call, fold = a.loc["call"], a.loc["fold"]
         print_json(

@@ -10,7 +10,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from ..rules import PAYS_ON, PRESETS
+from ..rules import PAYS_ON, PRESETS, Rules, parse_qualifier
 from ..threads import MAX_THREADS
 
 MAX_HANDS = 10**9
@@ -45,8 +45,33 @@ def number(text: str) -> Fraction:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
 
 
+def qualifier(text: str) -> str:
+    """An argparse type: the dealer's qualifier (a rank or ``none``), checked, kept as text."""
+    try:
+        parse_qualifier(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def add_game_options(p: argparse.ArgumentParser, store: bool = True) -> None:
     p.add_argument("--game", choices=tuple(PRESETS), default="casino-omaha", help="the game (default casino-omaha)")
+    p.add_argument(
+        "--qualifier",
+        type=qualifier,
+        default=None,
+        metavar="RANK|none",
+        help="the dealer qualifies with a pair of RANK (2..9, T, J, Q, K, A) or better, or always (none); "
+        "default: the game's own (casino-omaha 7s, casino-holdem 4s). Another qualifier has its own counts: "
+        "its store is computed on first use (about a minute for casino-omaha) and kept",
+    )
+    p.add_argument(
+        "--call-multiple",
+        type=whole_number(1, 4, "the call bet"),
+        default=None,
+        metavar="N",
+        help="the call bet, N times the ante (1 to 4; default 2): the same counts, strategy re-optimised",
+    )
     if store:
         p.add_argument(
             "--store",
@@ -82,11 +107,23 @@ def progress(args) -> bool | None:
     return False if args.no_progress else None
 
 
+def rules_for(args) -> Rules:
+    """The rules of ``--game`` with ``--qualifier`` and ``--call-multiple`` applied."""
+    from dataclasses import replace
+
+    rules = PRESETS[args.game]
+    if args.qualifier is not None:
+        rules = replace(rules, qualifier_rank=parse_qualifier(args.qualifier))
+    if args.call_multiple is not None:
+        rules = replace(rules, call_multiple=args.call_multiple)
+    return rules
+
+
 def engine_for(args):
-    """The return engine of ``--game`` from its store (enumerated first if missing)."""
+    """The return engine of the game's rules from its store (enumerated first if missing)."""
     from ..engine import load_engine
 
-    return load_engine(args.game, args.store, args.threads, progress(args))
+    return load_engine(rules_for(args), args.store, args.threads, progress(args))
 
 
 def print_json(data) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_format, add_game_options, print_json, progress
+from .common import add_format, add_game_options, print_json, progress, rules_for
 
 NAME = "enumerate"
 
@@ -19,10 +19,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..rules import preset
     from ..runs import ensure_store
 
-    rules = preset(args.game)
+    rules = rules_for(args)
     store = ensure_store(rules, args.store, args.threads, progress(args), repair=args.repair)
     m = store.manifest
     if args.format == "json":
