@@ -51,6 +51,7 @@ setup(
             extension("_omaha", "ext/omaha.pyx"),
             extension("_engine", "ext/engine.pyx"),
             extension("_exposure", "ext/exposure.pyx"),
+            extension("_informed", "ext/informed.pyx"),
         ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},
