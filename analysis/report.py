@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import platform
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,8 +58,9 @@ class Report:
 
     @property
     def stem(self) -> str:
+        """The files' name: game, pay table, strategy and pay rule, safe in any folder."""
         r = self.result
-        return f"{self.rules.name}-{r.paytable.name}-{r.strategy}-pays-on-{r.pays_on}"
+        return re.sub(r"[^\w.+-]+", "_", f"{self.rules.name}-{r.paytable.name}-{r.strategy}-pays-on-{r.pays_on}")
 
     def write(self, out_dir: str | Path) -> tuple[Path, Path]:
         """Write ``<stem>.xlsx`` and ``<stem>.html`` into ``out_dir``; returns both paths."""

@@ -92,3 +92,14 @@ def test_closed_form_totals():
     assert preset("casino-holdem").total_combinations == 27_813_810_024_000
     classes = plan(preset("casino-omaha"))
     assert len(classes) == 1755 and sum(c.multiplicity for c in classes) == 22_100
+
+
+@pytest.mark.parametrize("threads", [0, -1, 100_000, 2.5, True])
+def test_bad_thread_counts_are_refused_before_any_kernel_runs(threads):
+    from analysis.equity import compute_equity
+
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    with pytest.raises(ValueError, match="threads must be a whole number from 1 to 256"):
+        count_flops(rules, plan(rules)[:1], threads=threads)
+    with pytest.raises(ValueError, match="threads must be a whole number from 1 to 256"):
+        compute_equity(["As Ah Ks Kh", "7c 8d 9c Td"], board="Tc 9d 2c", threads=threads)

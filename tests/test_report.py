@@ -177,3 +177,28 @@ def test_report_command_writes_workbook_and_page(holdem, cli, tmp_path):
     data = cli("report", "--game", "casino-holdem", "--strategy", "simple", "--format", "json", "--no-progress").json()
     assert [row["combinations"] for row in data["return_table"]] == returns.combinations.tolist()
     assert data["strategy"] == "simple"
+
+
+def test_a_failed_write_keeps_the_old_report_and_no_temporary_file(tmp_path, monkeypatch):
+    """A full disk while a report is written: the older report of the same name is kept
+    whole and no temporary file is left."""
+    import errno
+
+    from analysis import atomic
+    from analysis.engine import ReturnEngine
+    from analysis.enumeration import count_flops, plan
+    from analysis.rules import preset
+
+    rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
+    report = build_report(ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules))
+    xlsx, page = report.write(tmp_path)
+    before = {p: p.read_bytes() for p in (xlsx, page)}
+
+    def no_space(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "replace", no_space)
+    with pytest.raises(OSError, match="No space left"):
+        report.write(tmp_path)
+    assert {p: p.read_bytes() for p in (xlsx, page)} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([xlsx.name, page.name])

@@ -10,6 +10,11 @@ NAME = "enumerate"
 def add_parser(sub) -> None:
     p = sub.add_parser(NAME, help="build (or resume) the exact outcome store of a game", description=__doc__)
     add_game_options(p)
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="check every shard against its checksums and enumerate the damaged or missing ones again",
+    )
     add_format(p)
 
 
@@ -18,7 +23,7 @@ def run(args) -> int:
     from ..runs import ensure_store
 
     rules = preset(args.game)
-    store = ensure_store(rules, args.store, args.threads, progress(args))
+    store = ensure_store(rules, args.store, args.threads, progress(args), repair=args.repair)
     m = store.manifest
     if args.format == "json":
         print_json(
