@@ -11,8 +11,9 @@ Exactness: pays are scaled by their common denominator d, so EV(call) - EV(fold)
 state, times d and its completions, is the integer ``base + sum_j coef_j * count_j``; the
 core sums it in 64-bit integers when that cannot overflow, else in 128-bit ones.
 Coefficients beyond 64 bits (pays with huge denominators) are decided in float64 and every
-state within rounding of a tie is settled in exact integers. Every count of the return table is an exact integer and every figure
-an exact Fraction until it is shown; no valid pay table is refused.
+state within rounding of a tie is settled in exact integers. Every count of the return
+table is an exact integer and every figure an exact Fraction until it is shown; no valid
+pay table is refused.
 
 Strategies (:data:`STRATEGIES`): ``optimal`` (call when EV(call) > EV(fold); an exact tie
 folds), ``always-call``, ``always-fold``, ``simple`` (the few-rule strategy derived for

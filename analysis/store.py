@@ -184,21 +184,9 @@ class OutcomeStore:
     def repair_hint(self) -> str:
         return f"run `casino-omaha enumerate --game {self.rules.name} --repair` to re-enumerate it"
 
-    @contextmanager
-    def lock(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    def lock(self, on_wait: Callable[[], None] | None = None):
         """Hold the store's lock file (another holder is waited for, ``on_wait`` told first)."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        with open(self.path / ".lock", "a+") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if on_wait is not None:
-                    on_wait()
-                fcntl.flock(f, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
+        return folder_lock(self.path, on_wait)
 
     def clean_temporary(self) -> None:
         """Remove temporary files that an interrupted writer left (call it holding the lock)."""
@@ -417,6 +405,23 @@ class OutcomeStore:
         kept beside the shards and mapped (see :mod:`analysis.derived`)."""
         self._require_complete()
         return derived_arrays(self.path / "derived" / name, self.checksum, lambda: build(self))
+
+
+@contextmanager
+def folder_lock(folder: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold ``folder/.lock`` (``fcntl.flock``); another holder is waited for, ``on_wait`` told first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def manifest_digest(manifest: dict) -> str:

@@ -1,0 +1,135 @@
+"""The resumable store of a protection run's shard results: small JSON files plus a
+manifest, kept and checked as the outcome store keeps its shards (:mod:`analysis.store`).
+
+* One folder per job: ``<folder>/<kind>-<digest>/`` (by default ``<store root>/protection``,
+  beside the outcome stores), the digest hashing the job's
+  key (game, pay table, pay rule, information, seed, method versions); the manifest keeps
+  the key itself, so a folder is never used for another job.
+* ``shard-NNNNN.json``: one shard's exact result (integers only), written to a temporary
+  name and renamed; the manifest records its SHA-256, checked on every read, and its size
+  (states or flop classes), so a shard computed for a shorter sampled run is extended.
+* ``manifest.json``: format, kind, key, package version, shards, and a SHA-256 of itself;
+  ``.lock``: held while a run writes, so two runs of one job do not both compute it.
+
+A damaged or missing shard is a :class:`~analysis.store.StoreError` naming the file; the
+next run of the job computes exactly the shards that are missing or damaged again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from pathlib import Path
+
+from .atomic import atomic_write_bytes, remove_temporary
+from .store import StoreError, default_root, folder_lock, manifest_digest, package_version
+
+FORMAT = "casino-omaha-results/1"
+
+
+def key_digest(key: dict) -> str:
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+
+
+class ResultStore:
+    """The shard results of one job (see the module docstring)."""
+
+    def __init__(self, path: Path, kind: str, key: dict):
+        self.path, self.kind, self.key = Path(path), kind, key
+        self.manifest_path = self.path / "manifest.json"
+        self.reload()
+
+    @classmethod
+    def for_job(cls, kind: str, key: dict, folder: Path | None = None) -> ResultStore:
+        """The job's store in ``folder`` (default: ``protection/`` under the store root)."""
+        folder = Path(folder) if folder is not None else default_root() / "protection"
+        return cls(folder / f"{kind}-{key_digest(key)[:12]}", kind, key)
+
+    def reload(self) -> None:
+        """Read the manifest again (or start one)."""
+        if not self.manifest_path.exists():
+            self.manifest = {
+                "format": FORMAT,
+                "kind": self.kind,
+                "key": self.key,
+                "package_version": package_version(),
+                "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                "shards": {},
+            }
+            return
+        hint = f"delete {self.path} and run the job again"
+        try:
+            manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise StoreError(f"{self.manifest_path}: the manifest cannot be read ({e}); {hint}") from None
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("shards"), dict):
+            raise StoreError(f"{self.manifest_path}: not a result manifest; {hint}")
+        if manifest.get("manifest_sha256") != manifest_digest(manifest):
+            raise StoreError(f"{self.manifest_path}: the manifest does not match its own checksum; {hint}")
+        if manifest.get("format") != FORMAT or manifest.get("kind") != self.kind or manifest.get("key") != self.key:
+            raise StoreError(f"{self.manifest_path}: these results belong to another job; {hint}")
+        self.manifest = manifest
+
+    def lock(self, on_wait=None):
+        """Hold the job's lock file for a run."""
+        return folder_lock(self.path, on_wait)
+
+    def shard_path(self, i: int) -> Path:
+        return self.path / f"shard-{i:05d}.json"
+
+    def size(self, i: int) -> int:
+        """The size recorded with shard i (0 when it is not there)."""
+        entry = self.manifest["shards"].get(str(i))
+        return entry["size"] if entry is not None and self.shard_path(i).exists() else 0
+
+    def write(self, i: int, result, size: int) -> None:
+        """Keep shard i's result (JSON-able, exact integers) and its checksum."""
+        data = json.dumps(result, separators=(",", ":")).encode()
+        self.path.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(self.shard_path(i), data)
+        self.manifest["shards"][str(i)] = {"size": size, "sha256": hashlib.sha256(data).hexdigest()}
+        self._save_manifest()
+
+    def read(self, i: int):
+        """Shard i's result, checked against its SHA-256."""
+        path, entry = self.shard_path(i), self.manifest["shards"].get(str(i))
+        hint = "run the job again to compute it anew"
+        if entry is None:
+            raise StoreError(f"{path}: this shard is not in the manifest; {hint}")
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise StoreError(f"{path}: cannot read the shard ({e.strerror}); {hint}") from None
+        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            raise StoreError(f"{path}: the file does not match its checksum in the manifest; {hint}")
+        return json.loads(data)
+
+    def sound(self, i: int) -> bool:
+        """Whether shard i is there and matches its checksum."""
+        try:
+            self.read(i)
+        except StoreError:
+            return False
+        return True
+
+    def forget_damaged(self) -> list[int]:
+        """Drop the shards that are missing or damaged (to be computed again); returns them."""
+        bad = [int(i) for i in self.manifest["shards"] if not self.sound(int(i))]
+        for i in bad:
+            self.manifest["shards"].pop(str(i))
+            self.shard_path(i).unlink(missing_ok=True)
+        if bad:
+            self._save_manifest()
+        return bad
+
+    def clean_temporary(self) -> None:
+        remove_temporary(self.path)
+
+    def checksum(self, shards: list[int]) -> str:
+        """SHA-256 over the given shards' checksums, in order: the run's checksum."""
+        return hashlib.sha256("".join(self.manifest["shards"][str(i)]["sha256"] for i in shards).encode()).hexdigest()
+
+    def _save_manifest(self) -> None:
+        self.manifest["manifest_sha256"] = manifest_digest(self.manifest)
+        atomic_write_bytes(self.manifest_path, (json.dumps(self.manifest, indent=1) + "\n").encode())
