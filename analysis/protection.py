@@ -139,49 +139,70 @@ def _pattern(axes) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: What ``information_table`` says when a kind of information was not computed.
+NOT_COMPUTED = "not computed yet: run `casino-omaha protect {args}`, then the report again"
+
+
 def information_table(base: GameResult, exposure: ExposureResult | None, sampled: list[SampleEstimate]) -> pd.DataFrame:
     """The player's edge against the information he has: the base game and one card seen
-    exactly, the rest sampled (estimate, standard error and 95% interval)."""
-    rows = [
-        {
-            "information": "none (optimal basic strategy)",
+    exactly (and the simple advantage strategy), the rest sampled (estimate, standard
+    error, 95% interval); a row says what has not been computed."""
+
+    def exact(information: str, figures: dict, states: int) -> dict:
+        he = figures["house_edge"]
+        return {
+            "information": information,
             "method": "exact",
-            "house_edge": float(base.exact["house_edge"]),
+            "house_edge": float(he),
             "std_error": 0.0,
-            "ci95_low": float(base.exact["house_edge"]),
-            "ci95_high": float(base.exact["house_edge"]),
-            "call_rate": float(base.exact["call_rate"]),
-            "states": base.rules.states,
-            "house_edge_exact": str(base.exact["house_edge"]),
+            "ci95_low": float(he),
+            "ci95_high": float(he),
+            "call_rate": float(figures["call_rate"]),
+            "states": states,
+            "house_edge_exact": str(he),
         }
-    ]
+
+    rows = [exact("none (optimal basic strategy)", base.exact, base.rules.states)]
     if exposure is not None:
-        e = exposure.result.exact
-        rows.append(
-            rows[0]
-            | {
-                "information": "1 dealer card seen",
-                "house_edge": float(e["house_edge"]),
-                "ci95_low": float(e["house_edge"]),
-                "ci95_high": float(e["house_edge"]),
-                "call_rate": float(e["call_rate"]),
-                "states": exposure.result.rules.states,
-                "house_edge_exact": str(e["house_edge"]),
-            }
-        )
-    for s in sampled:
-        low, high = s.interval()
+        a = exposure.advantage
+        rows.append(exact("1 dealer card seen (optimal)", exposure.result.exact, exposure.result.rules.states))
+        rows.append(exact("1 dealer card seen (simple advantage strategy)", vars(a), exposure.result.rules.states))
+    for e in sampled:
+        low, high = e.interval()
         rows.append(
             {
-                "information": s.information.describe(),
-                "method": f"sampled: {s.method}",
-                "house_edge": float(s.house_edge),
-                "std_error": s.std_error,
+                "information": e.information.describe(),
+                "method": f"sampled: {e.method}",
+                "house_edge": float(e.house_edge),
+                "std_error": e.std_error,
                 "ci95_low": low,
                 "ci95_high": high,
-                "call_rate": s.call_rate,
-                "states": s.samples,
+                "call_rate": e.call_rate,
+                "states": e.samples,
                 "house_edge_exact": "",
             }
         )
-    return pd.DataFrame(rows)
+    missing = [] if exposure is not None else ["--exposed 1"]
+    done = {(e.information.kind, e.information.amount) for e in sampled}
+    missing += [
+        a for kind, a in (("exposed", "--exposed 2"), ("turn", "--turn")) if not any(k == kind for k, _ in done)
+    ]
+    missing += [] if any(k == "colluders" for k, _ in done) else ["--colluders K"]
+    if missing:
+        rows.append(
+            {
+                "information": ", ".join(missing),
+                "method": NOT_COMPUTED.format(args=" | ".join(missing)),
+                "states": "",
+                "house_edge_exact": "",
+            }
+        )
+    return pd.DataFrame(rows).astype({"states": object})
+
+
+def seen_card_table(exposure: ExposureResult) -> pd.DataFrame:
+    """One dealer card seen: the optimal player's edge and play by the card's rank, then by
+    what it pairs."""
+    by_rank = exposure.by_rank.rename(columns={"rank_seen": "card_seen"})
+    by_relation = exposure.by_relation.rename(columns={"seen_card": "card_seen"})
+    return pd.concat([by_rank, by_relation], ignore_index=True)

@@ -18,9 +18,10 @@ from .cluster import Cluster, run_shards
 from .engine import ReturnEngine, load_engine
 from .exposure import ExposureJob, ExposureSums
 from .paytable import PayTable
-from .results import ResultStore
+from .protection import ExposureResult, exposure_result
+from .results import ResultStore, stored_jobs
 from .rules import Rules
-from .sampling import Information, SampleJob, margins_digest
+from .sampling import BaseControl, Information, SampleEstimate, SampleJob, estimate, margins_digest
 from .simple_strategy import derive_simple_strategy
 from .store import shard_plan
 
@@ -143,3 +144,59 @@ def sampled_run(
     )
     margins = [m for i, count in sizes.items() for m in store.read(i)[:count]]
     return job, margins, RunInfo(store.path, margins_digest(margins), len(sizes), computed, time.perf_counter() - start)
+
+
+@dataclass
+class StoredProtection:
+    """The protection results already computed for a game, pay table and pay rule."""
+
+    exposure: ExposureResult | None
+    sampled: list[SampleEstimate]  # the longest run of each kind of information
+    sources: list[str]  # the result folders used, with their checksums
+
+
+def stored_protection(
+    engine: ReturnEngine, paytable=None, pays_on: str = "ante", results: Path | None = None
+) -> StoredProtection:
+    """What earlier ``protect`` runs computed for the engine's game with this pay table
+    (nothing is computed here: a report includes what is there and says what is not)."""
+    paytable, rules = PayTable.load(paytable), engine.rules
+    job = ExposureJob(rules, paytable, pays_on, derive_simple_strategy(engine, paytable, pays_on))
+    plan = shard_plan(rules)
+    store = ResultStore.for_job("exposure", job.key(), results)
+    exposure, sources = None, []
+    if store.manifest_path.exists() and all(
+        store.size(i) == len(flops) and store.sound(i) for i, flops in enumerate(plan)
+    ):
+        sums = ExposureSums.zero()
+        for i in range(len(plan)):
+            sums = sums + ExposureSums.from_json(store.read(i))
+        exposure = exposure_result(rules, paytable, pays_on, sums)
+        sources.append(f"{store.path} ({sums.digest()[:16]})")
+    fields = {"rules": rules.fingerprint(), "paytable": job.key()["paytable"], "pays_on": pays_on}
+    longest: dict[tuple, tuple[SampleJob, list[int], ResultStore]] = {}
+    for found in stored_jobs("sampled", results, **fields):
+        sampled = SampleJob(rules, paytable, pays_on, Information(*found.key["information"]), found.key["seed"])
+        margins = _prefix(found, sampled.batch)
+        kind = tuple(found.key["information"])
+        if len(margins) >= 2 and len(margins) > len(longest.get(kind, (None, []))[1]):
+            longest[kind] = (sampled, margins, found)
+    control = BaseControl(engine, paytable, pays_on) if longest else None
+    estimates = []
+    for sampled, margins, found in sorted(
+        longest.values(), key=lambda x: (x[0].information.kind, x[0].information.amount)
+    ):
+        estimates.append(estimate(sampled, margins, control))
+        sources.append(f"{found.path} ({margins_digest(margins)[:16]})")
+    return StoredProtection(exposure, estimates, sources)
+
+
+def _prefix(store: ResultStore, batch: int) -> list[int]:
+    """The margins of the sound shards 0, 1, ... up to the first missing or short one."""
+    margins, i = [], 0
+    while store.size(i) and store.sound(i):
+        margins += store.read(i)[: store.size(i)]
+        if store.size(i) < batch:
+            break
+        i += 1
+    return margins

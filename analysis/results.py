@@ -32,6 +32,21 @@ def key_digest(key: dict) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
 
+def stored_jobs(kind: str, folder: Path | None = None, **fields) -> list[ResultStore]:
+    """The sound result stores of ``kind`` in ``folder`` whose key has the given fields
+    (a damaged or foreign one is passed over: it is not these results)."""
+    folder = Path(folder) if folder is not None else default_root() / "protection"
+    found = []
+    for manifest in sorted(folder.glob(f"{kind}-*/manifest.json")):
+        try:
+            key = json.loads(manifest.read_text(encoding="utf-8")).get("key", {})
+            if isinstance(key, dict) and all(key.get(k) == v for k, v in fields.items()):
+                found.append(ResultStore(manifest.parent, kind, key))
+        except (OSError, ValueError, StoreError):
+            continue
+    return found
+
+
 class ResultStore:
     """The shard results of one job (see the module docstring)."""
 
