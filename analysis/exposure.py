@@ -171,6 +171,7 @@ class ExposureJob:
             rules.omaha,
             rules.qualifier,
             sum(1 << c for c in rules.deck),
+            rules.dealer_holdings,
             comb(n - 5 - rules.hole_cards - 1, rules.hole_cards - 1),
             p.flop_cards,
             p.holdings,

@@ -87,7 +87,7 @@ cdef struct Pay:
 
 cdef struct XWork:
     Board b
-    int Ps[NTYPES * NTYPES]      # P counts, symmetric: [t * NTYPES + u] = [u * NTYPES + t]
+    int Ps[NTYPES * NTYPES + 1]  # P counts, symmetric: [t * NTYPES + u] = [u * NTYPES + t]; last: 0
     int pvs[NTYPES * NTYPES]     # pair values, symmetric; 0 for types with no card left
     int* nq                      # per class position x type: dealer holdings below the qualifier
     int* below                   # ... below the class's value
@@ -99,9 +99,9 @@ cdef struct XWork:
     uint64_t* hmask              # per holding of the flop: its cards
     uint16_t* hcls               # 5 scenarios x holdings: class index
     int64_t* acc                 # NSLOTS x holdings: margin sums per card type and scenario (``region``)
-    int64_t* corr                # holdings x 52: margins taken back for e on the turn or river
+    int64_t* corr                # 52 x holdings: margins taken back for e on the turn or river
     uint8_t* ncall               # NSLOTS x holdings: called cards e of each type and scenario
-    uint8_t* dec                 # holdings x 52: 1 when (holding, e) is called
+    uint8_t* dec                 # 52 x holdings: 1 when (holding, e) is called
     uint8_t* calls               # holdings: 0 every e folded, 1 some called, 2 every e called
 
 
@@ -173,11 +173,21 @@ cdef inline void query_types(const XWork* x, const Cls* c, int k, int limit, int
                   + (max(max(r2[t], r3[t]), v23) < limit))
 
 
+cdef inline int query_base(const XWork* x, const Cls* c) noexcept nogil:
+    """The enumerator's inclusion-exclusion over the class's cards (no card e fixed)."""
+    return (- x.b.C[c.qc[0]] - x.b.C[c.qc[1]] - x.b.C[c.qc[2]]
+            + x.Ps[c.qp[0]] + x.Ps[c.qp[1]] + x.Ps[c.qp[2]])
+
+
 cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s, bint margins) noexcept nogil:
     """Sweep the board's classes by value; fill x.margin (pass 1) or x.res (pass 2) for
-    every class and type of e."""
+    every class and type of e. Pass 2 also counts, as the enumerator does, the dealer
+    holdings that miss each class's cards: summed over the cards e a holding can see,
+    a class's counts with e fixed count each such dealer holding k times (once per card),
+    which is ``x.every`` for the holdings that call every e."""
     cdef Board* w = &x.b
     cdef int nc = w.nc, nt = NTYPES if s >= 0 else 13, i = 0, j, xi, t, v, cat, nq, win, tie, loss
+    cdef int G = 0, self_sign = -1 if g.k == 3 else 1
     cdef bint snapped = False
     cdef Cls* c
     cdef int64_t* m
@@ -190,7 +200,9 @@ cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s, bint ma
         v = w.cls[w.order[i]].value if i < nc else 1 << 20
         if not snapped and v >= g.qualifier:
             for xi in range(nc):
-                query_types(x, &w.cls[xi], g.k, g.qualifier, nt, x.nq + xi * NTYPES)
+                c = &w.cls[xi]
+                query_types(x, c, g.k, g.qualifier, nt, x.nq + xi * NTYPES)
+                c.nq = G + query_base(x, c) + (self_sign if c.value < g.qualifier else 0)
             snapped = True
         if i >= nc:
             break
@@ -198,11 +210,17 @@ cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s, bint ma
         while j < nc and w.cls[w.order[j]].value == v:
             j += 1
         for xi in range(i, j):
-            query_types(x, &w.cls[w.order[xi]], g.k, v, nt, x.below + w.order[xi] * NTYPES)
+            c = &w.cls[w.order[xi]]
+            query_types(x, c, g.k, v, nt, x.below + w.order[xi] * NTYPES)
+            c.below = G + query_base(x, c)
         for xi in range(i, j):
-            pass_symmetric(x, &w.cls[w.order[xi]])
+            c = &w.cls[w.order[xi]]
+            G += c.w
+            pass_symmetric(x, c)
         for xi in range(i, j):
-            query_types(x, &w.cls[w.order[xi]], g.k, v + 1, nt, x.le + w.order[xi] * NTYPES)
+            c = &w.cls[w.order[xi]]
+            query_types(x, c, g.k, v + 1, nt, x.le + w.order[xi] * NTYPES)
+            c.le = G + query_base(x, c) + self_sign
         i = j
     for xi in range(nc):
         c = &w.cls[xi]
@@ -230,14 +248,14 @@ cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s, bint ma
                 r[4 * t + 1] = <uint16_t>win
                 r[4 * t + 2] = <uint16_t>tie
                 r[4 * t + 3] = <uint16_t>loss
-        if not margins:
-            # a holding of this class that calls every e: each card off the board but its own
+        if not margins:  # k x the enumerator's counts of the class
             ev = x.every + 4 * c.index
-            ev[0] = ev[1] = ev[2] = ev[3] = 0
-            for t in range(nt):
-                madd4(ev, r + 4 * t, w.n[t])
-            for t in range(g.k):
-                madd4(ev, r + 4 * c.qc[t], <uint32_t>-1)
+            win = c.below - c.nq if c.value >= g.qualifier else 0
+            tie = c.le - c.below if c.value >= g.qualifier else 0
+            ev[0] = g.k * c.nq
+            ev[1] = g.k * win
+            ev[2] = g.k * tie
+            ev[3] = g.k * (g.dealer_total - c.nq - win - tie)
 
 
 cdef void first_pass(const int* board, int s, Py_ssize_t nh, XWork* x) noexcept nogil:
@@ -254,8 +272,8 @@ cdef void first_pass(const int* board, int s, Py_ssize_t nh, XWork* x) noexcept 
             m = x.margin + hc[h] * NTYPES
             for t in range(nt):
                 a[t] += m[t]
-            x.corr[h * NCARDS + turn] -= m[tt]
-            x.corr[h * NCARDS + river] -= m[tr]
+            x.corr[turn * nh + h] -= m[tt]
+            x.corr[river * nh + h] -= m[tr]
         a += nt
 
 
@@ -285,7 +303,7 @@ cdef void second_pass(const int* board, int s, Py_ssize_t nh, const int64_t* wei
                     madd4(v, res + 4 * t, nk[t])
                 for i in range(2):  # the turn and river cards were counted as e: take them back
                     e = board[3 + i]
-                    madd4(v, res + 4 * type_of(e, s), 0u - x.dec[h * NCARDS + e])
+                    madd4(v, res + 4 * type_of(e, s), 0u - x.dec[e * nh + h])
                 src = v
             wt = <uint64_t>weight[h]
             o = called + x.cat4[hc[h]]
@@ -325,13 +343,13 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
         used = fm | x.hmask[h]
         total = 0
         for e in range(NCARDS):
-            x.dec[h * NCARDS + e] = 0
+            x.dec[e * nh + h] = 0
             if not ((g.deck >> e) & 1) or (used >> e) & 1:
                 continue
-            mg = pay.base + x.corr[h * NCARDS + e] + x.acc[region(-1, nh, h) + (e >> 2)]
+            mg = pay.base + x.corr[e * nh + h] + x.acc[region(-1, nh, h) + (e >> 2)]
             for s in range(4):
                 mg += x.acc[region(s, nh, h) + type_of(e, s)]
-            x.dec[h * NCARDS + e] = mg > 0
+            x.dec[e * nh + h] = mg > 0
             total += mg
             if margins_out != NULL:
                 margins_out[h * NCARDS + e] = mg
@@ -348,12 +366,12 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
         for e in range(NCARDS):
             if not ((g.deck >> e) & 1) or (used >> e) & 1:
                 continue
-            d = x.dec[h * NCARDS + e]
+            d = x.dec[e * nh + h]
             ncalled += d
             nseen += 1
             grp = 2 * (gbase + eg[e >> 2]) + d
             states[grp] += <uint64_t>weight[h]
-            mg = pay.base + x.corr[h * NCARDS + e] + x.acc[region(-1, nh, h) + (e >> 2)]
+            mg = pay.base + x.corr[e * nh + h] + x.acc[region(-1, nh, h) + (e >> 2)]
             for s in range(4):
                 mg += x.acc[region(s, nh, h) + type_of(e, s)]
             add128(margins + 2 * grp, weight[h] * mg)
@@ -455,7 +473,7 @@ E_GROUPS = NEGROUPS
 RELATIONS = ("none", "pairs the flop", "pairs a hole card")
 
 
-def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int rest_total,
+def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int dealer_total, int rest_total,
                   const int8_t[:, ::1] flops,
                   const int8_t[:, ::1] holdings, const int64_t[::1] hold_offsets,
                   const int64_t[::1] weight, const int32_t[::1] hgroup, int n_hgroups,
@@ -485,7 +503,8 @@ def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int rest_tota
         raise ValueError("count_exposed: margins_out needs a row of 52 per holding")
     if n_hgroups < 1 or (nrows and (np.min(hgroup) < 0 or np.max(hgroup) >= n_hgroups)):
         raise ValueError("count_exposed: holding groups must be 0 .. n_hgroups - 1")
-    if not 0 < rest_total < 1 << 16 or (nrows and (np.min(weight) < 1 or np.max(weight) > 255)):
+    if not 0 < rest_total < 1 << 16 or dealer_total * k >= 1 << 32 or (
+            nrows and (np.min(weight) < 1 or np.max(weight) > 255)):
         raise ValueError("count_exposed: dealer rests are counted in 16 bits and weights in 8")
     for f in range(nf):
         max_nh = max(max_nh, hold_offsets[f + 1] - hold_offsets[f])
@@ -496,7 +515,7 @@ def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int rest_tota
     g.omaha = omaha
     g.qualifier = qualifier
     g.deck = deck
-    g.dealer_total = 0
+    g.dealer_total = dealer_total
     g.pair_table = &pair_table[0, 0]
     g.flush = &flush[0]
     g.category = &category[0]

@@ -11,9 +11,9 @@ from analysis.advantage import PAIRS_FLOP, group_axes
 from analysis.engine import ReturnEngine
 from analysis.enumeration import count_flops, plan, prepare
 from analysis.exposure import ExposedGame, ExposureJob, holding_groups
-from analysis.hand_classes import HAND_CLASSES, hand_profile
-from analysis.paytable import PayTable
+from analysis.hand_classes import HAND_CLASSES
 from analysis.payoffs import margin_coefficients
+from analysis.paytable import PayTable
 from analysis.protection import exposure_result, information_table, seen_card_table
 from analysis.rules import preset
 from analysis.sampling import Information, SampleJob, estimate
@@ -41,7 +41,7 @@ def test_figures_add_up_and_recover_the_base_game(game, ranks, suits):
     assert result.base_house_edge == engine.decide(job.paytable).exact["house_edge"]
     assert e["house_edge"] < result.base_house_edge  # seeing a card is worth something
     # the breakdowns are partitions: their states and EVs add up to the whole
-    for table, key in ((result.by_rank, "rank_seen"), (result.by_relation, "seen_card")):
+    for table in (result.by_rank, result.by_relation):
         shares = [Fraction(x) for x in table["house_edge_exact"]]
         weights = table["share"].to_numpy()
         assert abs(weights.sum() - 1) < 1e-12
