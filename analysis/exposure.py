@@ -22,7 +22,7 @@ from math import comb
 import numpy as np
 
 from . import _exposure
-from .enumeration import prepare
+from .enumeration import Prepared, prepare
 from .hand_classes import HAND_CLASSES, hand_profile
 from .outcomes import COLUMNS
 from .payoffs import margin_coefficients
@@ -30,7 +30,7 @@ from .paytable import PayTable
 from .rules import Rules
 from .simple_strategy import SimpleStrategy
 from .symmetry import FlopClass
-from .tables import tables
+from .tables import hand_tables
 from .threads import check_threads
 
 #: Holding groups: hand class x the simple strategy's decision.
@@ -160,37 +160,48 @@ class ExposureJob:
 
     def run(self, flops: list[FlopClass], threads: int | None = None) -> ExposureSums:
         """The sums of every state of the given flop classes (releases the GIL)."""
-        rules, t = self.rules, tables()
         coef, base, _ = self.coefficients()
-        p = prepare(rules, flops)
+        p = prepare(self.rules, flops)
         flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
-        groups = holding_groups(rules, p.holdings, flop_rows, self.simple)
-        n = len(rules.deck)
-        states, margins, called = _exposure.count_exposed(
-            rules.hole_cards,
-            rules.omaha,
-            rules.qualifier,
-            sum(1 << c for c in rules.deck),
-            rules.dealer_holdings,
-            comb(n - 5 - rules.hole_cards - 1, rules.hole_cards - 1),
-            p.flop_cards,
-            p.holdings,
-            p.hold_offsets,
-            p.weights,
-            groups,
-            HOLDING_GROUPS,
-            p.tr_pairs,
-            p.tr_new_orbit,
-            p.tr_offsets,
-            t.omaha_pair if rules.omaha else t.holdem_pair,
-            t.flush,
-            t.category,
-            np.array(coef, dtype=np.int64),
-            base,
-            None,
-            check_threads(threads),
-        )
-        return ExposureSums(states, margins, called)
+        groups = holding_groups(self.rules, p.holdings, flop_rows, self.simple)
+        return ExposureSums(*count_exposed(p, groups, HOLDING_GROUPS, coef, base, threads=threads))
+
+
+def count_exposed(
+    p: Prepared,
+    groups: np.ndarray,
+    n_groups: int,
+    coef: list[int],
+    base: int,
+    margins_out: np.ndarray | None = None,
+    threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel on prepared flop classes: (states, margins, called) sums, with every
+    state's margin in ``margins_out`` (holdings x 52) when given."""
+    rules = p.rules
+    n, k = len(rules.deck), rules.hole_cards
+    return _exposure.count_exposed(
+        k,
+        rules.omaha,
+        rules.qualifier,
+        sum(1 << c for c in rules.deck),
+        rules.dealer_holdings,
+        comb(n - 5 - k - 1, k - 1),
+        p.flop_cards,
+        p.holdings,
+        p.hold_offsets,
+        p.weights,
+        np.ascontiguousarray(groups, dtype=np.int32),
+        n_groups,
+        p.tr_pairs,
+        p.tr_new_orbit,
+        p.tr_offsets,
+        *hand_tables(rules.omaha),
+        np.array(coef, dtype=np.int64),
+        base,
+        margins_out,
+        check_threads(threads),
+    )
 
 
 def holding_groups(rules: Rules, holdings: np.ndarray, flops: np.ndarray, simple: SimpleStrategy) -> np.ndarray:

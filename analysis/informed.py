@@ -23,7 +23,7 @@ from .cards import format_cards
 from .payoffs import margin_coefficients
 from .paytable import PayTable
 from .rules import Rules
-from .tables import tables
+from .tables import hand_tables
 from .threads import check_threads
 
 
@@ -80,7 +80,6 @@ def count_informed(
 ) -> np.ndarray:
     """The 40 exact counts of each state: rows of hole cards, flops, seen dealer cards (k a
     row, -1 for none), turns (-1: to come) and dead-card bit masks (uint64)."""
-    t = tables()
     out = np.zeros((len(holes), 40), dtype=np.uint32)
     _informed.count_informed(
         rules.hole_cards,
@@ -92,9 +91,7 @@ def count_informed(
         np.ascontiguousarray(seen, dtype=np.int8),
         np.ascontiguousarray(turns, dtype=np.int8),
         np.ascontiguousarray(dead, dtype=np.uint64),
-        t.omaha_pair if rules.omaha else t.holdem_pair,
-        t.flush,
-        t.category,
+        *hand_tables(rules.omaha),
         out,
         check_threads(threads),
     )

@@ -23,7 +23,15 @@ import json
 from pathlib import Path
 
 from .atomic import atomic_write_bytes, remove_temporary
-from .store import StoreError, default_root, folder_lock, manifest_digest, package_version
+from .store import (
+    StoreError,
+    checked_bytes,
+    default_root,
+    folder_lock,
+    manifest_digest,
+    package_version,
+    read_manifest,
+)
 
 FORMAT = "casino-omaha-results/1"
 
@@ -74,14 +82,7 @@ class ResultStore:
             }
             return
         hint = f"delete {self.path} and run the job again"
-        try:
-            manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise StoreError(f"{self.manifest_path}: the manifest cannot be read ({e}); {hint}") from None
-        if not isinstance(manifest, dict) or not isinstance(manifest.get("shards"), dict):
-            raise StoreError(f"{self.manifest_path}: not a result manifest; {hint}")
-        if manifest.get("manifest_sha256") != manifest_digest(manifest):
-            raise StoreError(f"{self.manifest_path}: the manifest does not match its own checksum; {hint}")
+        manifest = read_manifest(self.manifest_path, hint, checksum_required=True)
         if manifest.get("format") != FORMAT or manifest.get("kind") != self.kind or manifest.get("key") != self.key:
             raise StoreError(f"{self.manifest_path}: these results belong to another job; {hint}")
         self.manifest = manifest
@@ -108,17 +109,8 @@ class ResultStore:
 
     def read(self, i: int):
         """Shard i's result, checked against its SHA-256."""
-        path, entry = self.shard_path(i), self.manifest["shards"].get(str(i))
-        hint = "run the job again to compute it anew"
-        if entry is None:
-            raise StoreError(f"{path}: this shard is not in the manifest; {hint}")
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise StoreError(f"{path}: cannot read the shard ({e.strerror}); {hint}") from None
-        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-            raise StoreError(f"{path}: the file does not match its checksum in the manifest; {hint}")
-        return json.loads(data)
+        entry = self.manifest["shards"].get(str(i))
+        return json.loads(checked_bytes(self.shard_path(i), entry, "sha256", "run the job again to compute it anew"))
 
     def sound(self, i: int) -> bool:
         """Whether shard i is there and matches its checksum."""

@@ -37,6 +37,20 @@ def classify(player: np.ndarray, dealer: np.ndarray, disjoint: np.ndarray, quali
     )
 
 
+def boards(rules: Rules, flop: tuple[int, ...]):
+    """For every turn and river after the flop: (holdings from the cards left, their values,
+    their card masks, which pairs of them are disjoint)."""
+    rest = [c for c in rules.deck if c not in flop]
+    for tr in combinations(rest, 2):
+        left = [c for c in rest if c not in tr]
+        hs = np.array(list(combinations(left, rules.hole_cards)), dtype=np.int8)
+        vals = holding_values(rules, hs, tuple(flop) + tr)
+        masks = np.zeros(len(hs), dtype=np.int64)
+        for j in range(rules.hole_cards):
+            masks |= np.int64(1) << hs[:, j].astype(np.int64)
+        yield hs, vals, masks, (masks[:, None] & masks[None, :]) == 0
+
+
 def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray]:
     """{(flop, hole): 40 counts} for every decision state of the (small) deck."""
     k, deck = rules.hole_cards, rules.deck
@@ -47,14 +61,7 @@ def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], n
         holds = list(combinations(rest, k))
         row_of = {h: i for i, h in enumerate(holds)}
         acc = np.zeros((len(holds), 40), dtype=np.int64)
-        for tr in combinations(rest, 2):
-            left = [c for c in rest if c not in tr]
-            hs = np.array(list(combinations(left, k)), dtype=np.int8)
-            vals = holding_values(rules, hs, flop + tr)
-            masks = np.zeros(len(hs), dtype=np.int64)
-            for j in range(k):
-                masks |= np.int64(1) << hs[:, j].astype(np.int64)
-            disjoint = (masks[:, None] & masks[None, :]) == 0
+        for hs, vals, _, disjoint in boards(rules, flop):
             counts = classify(vals, vals, disjoint, rules.qualifier)
             rows = np.array([row_of[tuple(int(c) for c in h)] for h in hs])
             cols = 4 * category[vals].astype(np.int64)
@@ -77,14 +84,7 @@ def brute_force_exposed(rules: Rules, flops=None) -> dict[tuple[tuple[int, ...],
         holds = list(combinations(rest, k))
         row_of = {h: i for i, h in enumerate(holds)}
         acc = np.zeros((len(holds), 52, 40), dtype=np.int64)
-        for tr in combinations(rest, 2):
-            left = [c for c in rest if c not in tr]
-            hs = np.array(list(combinations(left, k)), dtype=np.int8)
-            vals = holding_values(rules, hs, flop + tr)
-            masks = np.zeros(len(hs), dtype=np.int64)
-            for j in range(k):
-                masks |= np.int64(1) << hs[:, j].astype(np.int64)
-            disjoint = (masks[:, None] & masks[None, :]) == 0
+        for hs, vals, masks, disjoint in boards(rules, flop):
             counts = classify(vals, vals, disjoint, rules.qualifier)  # check of the 4 results' order
             p, d = vals[:, None], vals[None, :]
             code = np.where(d < rules.qualifier, 0, np.where(d < p, 1, np.where(d == p, 2, 3)))

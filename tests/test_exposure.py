@@ -1,21 +1,25 @@
 """The exact one-card exposure kernel against a brute force on small decks: every state's
 40 counts, and every group sum the figures are made of."""
 
-from math import comb
-
 import numpy as np
 import pytest
 
-from analysis import _exposure
 from analysis.engine import ReturnEngine
 from analysis.enumeration import count_flops, plan, prepare
-from analysis.exposure import GROUP_SHAPE, HOLDING_GROUPS, ExposedGame, ExposureJob, ExposureSums, holding_groups
+from analysis.exposure import (
+    GROUP_SHAPE,
+    HOLDING_GROUPS,
+    ExposedGame,
+    ExposureJob,
+    ExposureSums,
+    count_exposed,
+    holding_groups,
+)
 from analysis.hand_classes import hand_profile
 from analysis.payoffs import margin_coefficients
 from analysis.paytable import PayTable
 from analysis.rules import preset
 from analysis.simple_strategy import derive_simple_strategy
-from analysis.tables import tables
 from brute_force import brute_force_exposed
 
 FAST_DECKS = [
@@ -34,32 +38,8 @@ PACK = 7
 def kernel_margins(rules, coef, base=0):
     """The kernel's margin of every canonical state (holding row x card e), and the rows."""
     p = prepare(rules, plan(rules))
-    t, n = tables(), len(rules.deck)
     out = np.zeros((len(p.holdings), 52), np.int64)
-    _exposure.count_exposed(
-        rules.hole_cards,
-        rules.omaha,
-        rules.qualifier,
-        sum(1 << c for c in rules.deck),
-        rules.dealer_holdings,
-        comb(n - 5 - rules.hole_cards - 1, rules.hole_cards - 1),
-        p.flop_cards,
-        p.holdings,
-        p.hold_offsets,
-        p.weights,
-        np.zeros(len(p.holdings), np.int32),
-        1,
-        p.tr_pairs,
-        p.tr_new_orbit,
-        p.tr_offsets,
-        t.omaha_pair if rules.omaha else t.holdem_pair,
-        t.flush,
-        t.category,
-        np.asarray(coef, np.int64),
-        base,
-        out,
-        2,
-    )
+    count_exposed(p, np.zeros(len(p.holdings), np.int32), 1, coef, base, out, threads=2)
     return p, out
 
 
