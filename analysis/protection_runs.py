@@ -19,7 +19,7 @@ from .engine import ReturnEngine, load_engine
 from .exposure import ExposureJob, ExposureSums
 from .paytable import PayTable
 from .protection import ExposureResult, exposure_result
-from .results import ResultStore, stored_jobs
+from .results import ResultStore, results_folder, stored_jobs
 from .rules import Rules
 from .sampling import BaseControl, Information, SampleEstimate, SampleJob, estimate, margins_digest
 from .simple_strategy import derive_simple_strategy
@@ -93,7 +93,7 @@ def exposure_run(
     job = ExposureJob(rules, paytable, pays_on, derive_simple_strategy(engine, paytable, pays_on))
     job.coefficients()  # a pay table the kernel cannot take exactly is refused before any work
     plan = shard_plan(rules)
-    store = ResultStore.for_job("exposure", job.key(), results)
+    store = ResultStore.for_job("exposure", job.key(), results or results_folder(root))
     computed = _locked_run(
         store,
         _exposure_shard,
@@ -117,13 +117,16 @@ def sampled_run(
     seed: int,
     paytable=None,
     pays_on: str = "ante",
+    root: Path | None = None,
     results: Path | None = None,
     cluster: Cluster | None = None,
     threads: int | None = None,
     progress: bool | None = None,
 ) -> tuple[SampleJob, list[int], RunInfo]:
     """The exact margins of ``samples`` states drawn with ``seed`` (in shard order); shards
-    kept from an earlier run of the same job are reused, and extended if it was shorter."""
+    kept from an earlier run of the same job are reused, and extended if it was shorter.
+    ``results``: the folder of the result stores (default: ``protection/`` under the store
+    root ``root``)."""
     paytable = PayTable.load(paytable)
     information.sizes(rules)  # bad information is refused before any work
     if samples < 2:
@@ -131,7 +134,7 @@ def sampled_run(
     start = time.perf_counter()
     job = SampleJob(rules, paytable, pays_on, information, seed)
     sizes = dict(enumerate(job.shards(samples)))
-    store = ResultStore.for_job("sampled", job.key(), results)
+    store = ResultStore.for_job("sampled", job.key(), results or results_folder(root))
     computed = _locked_run(
         store,
         _sample_shard,
@@ -159,8 +162,11 @@ def stored_protection(
     engine: ReturnEngine, paytable=None, pays_on: str = "ante", results: Path | None = None
 ) -> StoredProtection:
     """What earlier ``protect`` runs computed for the engine's game with this pay table
-    (nothing is computed here: a report includes what is there and says what is not)."""
+    (nothing is computed here: a report includes what is there and says what is not).
+    ``results``: their folder (default: ``protection/`` beside the engine's store)."""
     paytable, rules = PayTable.load(paytable), engine.rules
+    if results is None:
+        results = results_folder(engine.source.path.parent if hasattr(engine.source, "path") else None)
     job = ExposureJob(rules, paytable, pays_on, derive_simple_strategy(engine, paytable, pays_on))
     plan = shard_plan(rules)
     store = ResultStore.for_job("exposure", job.key(), results)

@@ -36,6 +36,11 @@ from .store import (
 FORMAT = "casino-omaha-results/1"
 
 
+def results_folder(root: Path | None = None) -> Path:
+    """Where result stores live by default: ``protection/`` under the outcome stores' root."""
+    return (Path(root) if root is not None else default_root()) / "protection"
+
+
 def key_digest(key: dict) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
@@ -43,7 +48,7 @@ def key_digest(key: dict) -> str:
 def stored_jobs(kind: str, folder: Path | None = None, **fields) -> list[ResultStore]:
     """The sound result stores of ``kind`` in ``folder`` whose key has the given fields
     (a damaged or foreign one is passed over: it is not these results)."""
-    folder = Path(folder) if folder is not None else default_root() / "protection"
+    folder = Path(folder) if folder is not None else results_folder()
     found = []
     for manifest in sorted(folder.glob(f"{kind}-*/manifest.json")):
         try:
@@ -66,7 +71,7 @@ class ResultStore:
     @classmethod
     def for_job(cls, kind: str, key: dict, folder: Path | None = None) -> ResultStore:
         """The job's store in ``folder`` (default: ``protection/`` under the store root)."""
-        folder = Path(folder) if folder is not None else default_root() / "protection"
+        folder = Path(folder) if folder is not None else results_folder()
         return cls(folder / f"{kind}-{key_digest(key)[:12]}", kind, key)
 
     def reload(self) -> None:

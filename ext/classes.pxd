@@ -13,7 +13,7 @@ classes sorted by value accumulates those counts below each value.
 
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
-from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 
 from poker cimport NPAIRS, NTRIPLES, NTYPES, pair_index, pair_index_any, sorted_index, type_counts, type_rank
 
@@ -61,6 +61,39 @@ cdef struct Board:
     int P[NTYPES * NTYPES + 1]
     int pv[NTYPES * NTYPES]  # value of a 2-card holding (Hold'em) / hole pair (Omaha) by types t1 <= t2
     int n[NTYPES]            # cards of each type not on the board
+
+
+cdef inline Game make_game(int k, bint omaha, int qualifier, uint64_t deck, int dealer_total,
+                           const uint16_t* pair_table, const uint16_t* flush, const uint8_t* category) noexcept nogil:
+    cdef Game g
+    g.k = k
+    g.omaha = omaha
+    g.qualifier = qualifier
+    g.deck = deck
+    g.dealer_total = dealer_total
+    g.pair_table = pair_table
+    g.flush = flush
+    g.category = category
+    return g
+
+
+cdef inline Py_ssize_t check_flop_layout(str name, Py_ssize_t nrows, const int64_t[::1] hold_offsets,
+                                         const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
+                                         const int64_t[::1] tr_offsets) except -1:
+    """Check the flop-by-flop layout of a kernel's holdings and turn/river pairs (``nrows``
+    holdings, offsets with one entry per flop plus one); return the most holdings a flop has."""
+    cdef Py_ssize_t nf = hold_offsets.shape[0] - 1, f, most = 0
+    if nf < 0 or tr_offsets.shape[0] != nf + 1:
+        raise ValueError(f"{name}: offsets must have one entry per flop, plus one")
+    if hold_offsets[nf] != nrows:
+        raise ValueError(f"{name}: the holding offsets end at {hold_offsets[nf]}, not at the {nrows} holdings")
+    if tr_offsets[nf] != tr_pairs.shape[0] or tr_new_orbit.shape[0] != tr_pairs.shape[0]:
+        raise ValueError(f"{name}: tr_new_orbit needs one entry per turn/river pair")
+    for f in range(nf):
+        most = max(most, hold_offsets[f + 1] - hold_offsets[f])
+        if tr_offsets[f + 1] > tr_offsets[f] and not tr_new_orbit[tr_offsets[f]]:
+            raise ValueError(f"{name}: each flop's first turn/river pair must start an orbit")
+    return most
 
 
 cdef inline int type_index3(int a, int b, int c) noexcept nogil:

@@ -27,8 +27,8 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
-from classes cimport (NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, free_board, holding_class, new_board,
-                      pass_class)
+from classes cimport (NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, free_board,
+                      holding_class, make_game, new_board, pass_class)
 from poker cimport NCATEGORIES, flush_suit
 
 
@@ -192,28 +192,14 @@ def count_states(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tot
     flop f owns holdings[hold_offsets[f]:hold_offsets[f+1]] and turn/river pairs
     tr_pairs[tr_offsets[f]:tr_offsets[f+1]], grouped in orbits that start where
     tr_new_orbit is 1. Flops are shared among ``threads`` OpenMP threads."""
-    cdef Py_ssize_t nf = flops.shape[0], f, max_nh = 0
+    cdef Py_ssize_t nf = flops.shape[0], f
     if k not in (2, 3) or holdings.shape[1] != k or out.shape[1] != NCOLS:
         raise ValueError("count_states: shapes do not match the hole size")
-    if hold_offsets.shape[0] != nf + 1 or tr_offsets.shape[0] != nf + 1:
-        raise ValueError("count_states: offsets must have one entry per flop, plus one")
-    if hold_offsets[nf] != holdings.shape[0] or out.shape[0] != holdings.shape[0]:
-        raise ValueError("count_states: out needs one row per holding")
-    if tr_offsets[nf] != tr_pairs.shape[0] or tr_new_orbit.shape[0] != tr_pairs.shape[0]:
-        raise ValueError("count_states: tr_new_orbit needs one entry per turn/river pair")
-    for f in range(nf):
-        max_nh = max(max_nh, hold_offsets[f + 1] - hold_offsets[f])
-        if tr_offsets[f + 1] > tr_offsets[f] and not tr_new_orbit[tr_offsets[f]]:
-            raise ValueError("count_states: each flop's first turn/river pair must start an orbit")
-    cdef Game g
-    g.k = k
-    g.omaha = omaha
-    g.qualifier = qualifier
-    g.deck = deck
-    g.dealer_total = dealer_total
-    g.pair_table = &pair_table[0, 0]
-    g.flush = &flush[0]
-    g.category = &category[0]
+    if out.shape[0] != holdings.shape[0] or hold_offsets.shape[0] != nf + 1:
+        raise ValueError("count_states: out needs one row per holding, offsets one entry per flop plus one")
+    cdef Py_ssize_t max_nh = check_flop_layout("count_states", holdings.shape[0], hold_offsets, tr_pairs,
+                                               tr_new_orbit, tr_offsets)
+    cdef Game g = make_game(k, omaha, qualifier, deck, dealer_total, &pair_table[0, 0], &flush[0], &category[0])
     cdef Work* w
     cdef int failed[1]
     failed[0] = 0

@@ -45,8 +45,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 
 import numpy as np
 
-from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, free_board, holding_class,
-                      new_board)
+from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, free_board,
+                      holding_class, make_game, new_board)
 from poker cimport NCATEGORIES, NTYPES, flush_suit
 
 cdef extern from *:
@@ -490,15 +490,15 @@ def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
     (n_hgroups, 2, E_GROUPS, 2), the weighted states (uint64) and the weighted margin sums
     (Python ints); and the weighted counts of the called states (uint64, 40 columns).
     ``margins_out`` (holdings x 52), when given, receives every state's margin."""
-    cdef Py_ssize_t nf = flops.shape[0], f, max_nh = 0, nrows = holdings.shape[0]
+    cdef Py_ssize_t nf = flops.shape[0], f, nrows = holdings.shape[0]
     if k not in (2, 3) or holdings.shape[1] != k or coef.shape[0] != NCOLS:
         raise ValueError("count_exposed: shapes do not match the hole size, or coef is not 40 long")
-    if hold_offsets.shape[0] != nf + 1 or tr_offsets.shape[0] != nf + 1:
+    if hold_offsets.shape[0] != nf + 1:
         raise ValueError("count_exposed: offsets must have one entry per flop, plus one")
-    if hold_offsets[nf] != nrows or weight.shape[0] != nrows or hgroup.shape[0] != nrows:
+    cdef Py_ssize_t max_nh = check_flop_layout("count_exposed", nrows, hold_offsets, tr_pairs, tr_new_orbit,
+                                               tr_offsets)
+    if weight.shape[0] != nrows or hgroup.shape[0] != nrows:
         raise ValueError("count_exposed: one weight and one group per holding")
-    if tr_offsets[nf] != tr_pairs.shape[0] or tr_new_orbit.shape[0] != tr_pairs.shape[0]:
-        raise ValueError("count_exposed: tr_new_orbit needs one entry per turn/river pair")
     if margins_out is not None and (margins_out.shape[0] != nrows or margins_out.shape[1] != NCARDS):
         raise ValueError("count_exposed: margins_out needs a row of 52 per holding")
     if n_hgroups < 1 or (nrows and (np.min(hgroup) < 0 or np.max(hgroup) >= n_hgroups)):
@@ -506,19 +506,7 @@ def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
     if not 0 < rest_total < 1 << 16 or dealer_total * k >= 1 << 32 or (
             nrows and (np.min(weight) < 1 or np.max(weight) > 255)):
         raise ValueError("count_exposed: dealer rests are counted in 16 bits and weights in 8")
-    for f in range(nf):
-        max_nh = max(max_nh, hold_offsets[f + 1] - hold_offsets[f])
-        if tr_offsets[f + 1] > tr_offsets[f] and not tr_new_orbit[tr_offsets[f]]:
-            raise ValueError("count_exposed: each flop's first turn/river pair must start an orbit")
-    cdef Game g
-    g.k = k
-    g.omaha = omaha
-    g.qualifier = qualifier
-    g.deck = deck
-    g.dealer_total = dealer_total
-    g.pair_table = &pair_table[0, 0]
-    g.flush = &flush[0]
-    g.category = &category[0]
+    cdef Game g = make_game(k, omaha, qualifier, deck, dealer_total, &pair_table[0, 0], &flush[0], &category[0])
     cdef Pay pay
     cdef int j
     for j in range(NCOLS):

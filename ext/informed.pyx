@@ -21,7 +21,7 @@ from libc.stdlib cimport calloc, free
 
 import numpy as np
 
-from classes cimport Board, Game, pair_values
+from classes cimport Board, Game, make_game, pair_values
 from poker cimport NTYPES, flush_suit, type_counts
 
 cdef extern from *:
@@ -196,15 +196,7 @@ def count_informed(int k, bint omaha, int qualifier, uint64_t deck,
         raise ValueError("count_informed: out needs a row of 40 per state")
     if n == 0:
         return
-    cdef Game g
-    g.k = k
-    g.omaha = omaha
-    g.qualifier = qualifier
-    g.deck = deck
-    g.dealer_total = 0
-    g.pair_table = &pair_table[0, 0]
-    g.flush = &flush[0]
-    g.category = &category[0]
+    cdef Game g = make_game(k, omaha, qualifier, deck, 0, &pair_table[0, 0], &flush[0], &category[0])
     cdef Board* w
     cdef int failed[1]
     failed[0] = 0

@@ -107,3 +107,36 @@ def test_information_table_says_what_is_missing():
     assert "--exposed 2, --colluders K" == full["information"].iloc[-1]
     seen = seen_card_table(result)
     assert len(seen) == len(result.by_rank) + len(result.by_relation)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "one of the arguments --exposed --turn --colluders is required"),
+        (["--exposed", "1", "--turn"], "not allowed with argument"),
+        (["--exposed", "4"], "dealer cards seen must be from 1 to 3, got 4"),
+        (["--colluders", "7"], "colluding seats must be from 1 to 6, got 7"),
+        (["--turn", "--samples", "1"], "samples must be from 2"),
+        (["--turn", "--seed", "-1"], "the seed must be from 0"),
+        (["--turn", "--half-width", "0", "--no-cluster", "--game", "casino-holdem"], "--half-width must be positive"),
+        (["--exposed", "3", "--game", "casino-holdem", "--no-cluster"], "the dealer holds 2 cards; 3 cannot be seen"),
+    ],
+)
+def test_protect_refuses_bad_arguments_in_one_line(args, message, cli):
+    out = cli("protect", *args)
+    assert out.returncode == 2 and message in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_casino_holdem_one_seen_card_exactly(holdem, cli):
+    """The whole game (kept in the shared result store once computed): the README's figures."""
+    rules, engine = holdem
+    data = cli("protect", "--exposed", "1", "--game", "casino-holdem", "--no-cluster", "--format", "json").json()
+    assert data["house_edge_exact"] == "-165610697951/1738363126500"  # the player's edge: 9.5268%
+    assert data["total_combinations"] == 2 * rules.total_combinations
+    assert data["base_house_edge"] == float(engine.decide().exact["house_edge"])
+    assert [row["rank_seen"] for row in data["by_rank"]] == list("23456789TJQKA")
+    assert data["advantage_strategy"]["house_edge_exact"] == "-373902466307/6953452506000"
+    for key in ("game", "exposed", "house_edge", "element_of_risk", "call_rate", "total_combinations", "by_rank"):
+        assert key in data

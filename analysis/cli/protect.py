@@ -133,6 +133,7 @@ def _sampled(args, rules, paytable, engine, cluster) -> int:
         args.seed,
         paytable,
         args.pays_on,
+        args.store,
         args.results,
         cluster,
         args.threads,
