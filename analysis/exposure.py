@@ -5,9 +5,9 @@ player saw) decided for a pay table and summed, by the compiled kernel
 The player sees one of the dealer's cards at random, so every deal counts once per dealer
 card: k times the base game's deals, over ``rules.states x (cards e can be)`` states of
 ``C(n-k-4, 2) x C(n-k-6, k-1)`` completions each. Per-state counts would not fit in
-memory (850 million states for Casino Omaha), so the kernel keeps sums per *group* of
-states: (holding group, base-game decision, rank of e x its relation to the player's
-cards, decision). The holding group is the hand class x the simple strategy's decision, so
+memory (18.7 billion states for Casino Omaha, 850 million up to suit symmetry), so the
+kernel keeps sums per *group* of states: (holding group, base-game decision, rank of e x
+its relation to the player's cards, decision). The holding group is the hand class x the simple strategy's decision, so
 that every strategy that deviates from the simple one by hand class and card seen has an
 exact EV (:mod:`analysis.protection`). The run is split into shards of flop classes.
 """
