@@ -31,8 +31,6 @@ SLOW_DECKS = [
     ("casino-omaha", "A2345", "cdh"),  # straight-flush wheels, S3 symmetry
     ("casino-omaha", "2345", "cdhs"),  # full S4 symmetry, quads
 ]
-#: Columns packed per kernel run when reading counts back through the margins.
-PACK = 7
 
 
 def kernel_margins(rules, coef, base=0):
@@ -45,17 +43,19 @@ def kernel_margins(rules, coef, base=0):
 
 def kernel_counts(rules):
     """Every canonical state's 40 counts, read back from the margins: with coefficients
-    256^j on PACK columns at a time, a margin is those columns' counts in base 256."""
-    assert ExposedGame(rules).completions < 256
+    2^(b j) on a few columns at a time (b bits hold any count), a margin is those columns'
+    counts in base 2^b."""
+    bits = ExposedGame(rules).completions.bit_length()
+    per = 62 // bits
     counts = None
-    for first in range(0, 40, PACK):
+    for first in range(0, 40, per):
         coef = np.zeros(40, np.int64)
-        coef[first : first + PACK] = 256 ** np.arange(min(PACK, 40 - first))
+        coef[first : first + per] = 2 ** (bits * np.arange(min(per, 40 - first)))
         p, m = kernel_margins(rules, coef)
         if counts is None:
             counts = np.zeros(m.shape + (40,), np.int64)
-        for j in range(first, min(first + PACK, 40)):
-            counts[:, :, j] = (m >> (8 * (j - first))) & 255
+        for j in range(first, min(first + per, 40)):
+            counts[:, :, j] = (m >> (bits * (j - first))) & ((1 << bits) - 1)
     return p, counts
 
 
