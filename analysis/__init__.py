@@ -47,6 +47,16 @@ _API = {
     "QUALIFIERS": "variants",
     "CALL_MULTIPLES": "variants",
     "advise": "advice",
+    "exposure_run": "protection_runs",
+    "sampled_run": "protection_runs",
+    "stored_protection": "protection_runs",
+    "exposure_result": "protection",
+    "information_table": "protection",
+    "seen_card_table": "protection",
+    "Information": "sampling",
+    "BaseControl": "sampling",
+    "estimate": "sampling",
+    "connect": "cluster",
     "analyse_strategy": "strategy_analysis",
     "StrategyAnalysis": "strategy_analysis",
     "SimpleStrategy": "simple_strategy",
@@ -69,6 +79,7 @@ _API = {
     "plot_call_rates": "plots",
     "plot_margin": "plots",
     "plot_sweep": "plots",
+    "plot_protection": "plots",
     "compute_equity": "equity",
     "EquityResult": "equity",
     "final_hand_distribution": "distribution",
@@ -102,6 +113,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
     from .advice import advise
     from .cards import format_cards, parse_cards
+    from .cluster import connect
     from .distribution import final_hand_distribution, paytable_return
     from .engine import STRATEGIES, GameResult, ReturnEngine, load_engine
     from .equity import EquityResult, compute_equity
@@ -120,11 +132,15 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         plot_margin,
         plot_outcome_comparison,
         plot_outcome_distribution,
+        plot_protection,
         plot_sweep,
     )
+    from .protection import exposure_result, information_table, seen_card_table
+    from .protection_runs import exposure_run, sampled_run, stored_protection
     from .report import Report, build_report
     from .rules import PAYS_ON, PRESETS, Rules, preset
     from .runs import ensure_store, load_outcomes
+    from .sampling import BaseControl, Information, estimate
     from .simple_strategy import SimpleStrategy, derive_simple_strategy
     from .simulate import simulate_strategy
     from .store import OutcomeStore, StoreError

@@ -35,7 +35,6 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
 
 import numpy as np
 import pandas as pd
@@ -44,7 +43,7 @@ from .figures import exact_figures, summary_figures
 from .hand_classes import HandProfile, hand_profile
 from .outcomes import COLUMNS, RESULTS, StateCounts, column_index
 from .packed import Packed, count_width, small_weights
-from .payoffs import RowKey, check_pays_on, outcome_payoffs, row_keys, row_of
+from .payoffs import RowKey, check_pays_on, margin_coefficients, outcome_payoffs, row_keys, row_of
 from .paytable import PayTable
 from .rules import Rules, preset
 from .runs import ensure_store
@@ -202,10 +201,8 @@ class ReturnEngine:
     def coefficients(self, paytable: PayTable, pays_on: str) -> tuple[list[int], int, int]:
         """(coef, base, d): EV(call) - EV(fold) of a state, times d x completions, is
         ``base + coef . counts`` over the pay-relevant columns."""
-        payoffs = outcome_payoffs(paytable, self.rules, pays_on)
-        values = [payoffs[row_of(COLUMNS[cols[0]])] for cols in PAY_SOURCES]
-        d = lcm(*(p.denominator for p in values))
-        return [int(p * d) for p in values], d * self.rules.completions, d
+        coef, base, d = margin_coefficients(paytable, self.rules, pays_on, self.rules.completions)
+        return [coef[cols[0]] for cols in PAY_SOURCES], base, d  # the columns of a source pay alike
 
     def optimal_calls(self, paytable: PayTable, pays_on: str = "ante") -> np.ndarray:
         return self._play(paytable, pays_on, None)[1]

@@ -35,8 +35,11 @@ from .plots import (
     plot_final_hands,
     plot_margin,
     plot_outcome_distribution,
+    plot_protection,
     png,
 )
+from .protection import information_table, seen_card_table
+from .protection_runs import StoredProtection, stored_protection
 from .render import write_html, write_workbook
 from .rules import Rules
 from .store import ENGINE_VERSION, OutcomeStore, package_version
@@ -55,6 +58,7 @@ class Report:
     analysis: StrategyAnalysis
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
     plots: dict[str, bytes] = field(default_factory=dict)
+    protection: StoredProtection | None = None  # the protection results the report includes
 
     @property
     def stem(self) -> str:
@@ -72,8 +76,16 @@ class Report:
         return xlsx, page
 
 
-def build_report(engine: ReturnEngine, paytable=None, strategy: str = "optimal", pays_on: str = "ante") -> Report:
-    """Compute everything the report shows."""
+def build_report(
+    engine: ReturnEngine,
+    paytable=None,
+    strategy: str = "optimal",
+    pays_on: str = "ante",
+    protection: StoredProtection | None = None,
+) -> Report:
+    """Compute everything the report shows. Game protection takes long to compute, so the
+    report includes the results earlier ``protect`` runs kept (``protection``, by default
+    looked up) and says what is missing."""
     if strategy not in REPORT_STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(REPORT_STRATEGIES)}")
     rules = engine.rules
@@ -81,6 +93,9 @@ def build_report(engine: ReturnEngine, paytable=None, strategy: str = "optimal",
     result = analysis.results[strategy]
     every_deal = engine.column_sums()
     report = Report(rules, result, analysis)
+    if protection is None:
+        protection = stored_protection(engine, result.paytable, pays_on)
+    report.protection = protection
     report.sheets = {
         "Summary": summary_table(result, every_deal),
         "Confidence ranges": confidence_table(result),
@@ -90,6 +105,8 @@ def build_report(engine: ReturnEngine, paytable=None, strategy: str = "optimal",
         "Call rate grid": analysis.grid.reset_index(),
         "Simple strategy": analysis.rule_costs,
         "Strategies compared": analysis.comparison,
+        "Game protection": information_table(analysis.results["optimal"], protection.exposure, protection.sampled),
+        **({"Protection by card seen": seen_card_table(protection.exposure)} if protection.exposure else {}),
         "Rules": rules_table(rules),
         "Pay table": paytable_table(result.paytable),
         "Metadata": metadata_table(rules, result, engine.source),
@@ -145,4 +162,5 @@ def make_plots(report: Report) -> dict[str, bytes]:
         "confidence": png(plot_confidence(s["Confidence ranges"], float(r.exact["house_edge"]))),
         "strategy": png(plot_call_rates(s["Strategy by hand"])),
         "margin": png(plot_margin(report.analysis)),
+        "protection": png(plot_protection(s["Game protection"], s.get("Protection by card seen"))),
     }

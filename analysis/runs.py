@@ -1,5 +1,7 @@
 """Runs of the exact enumeration: compute a game's outcome store shard by shard, resuming
-whatever an interrupted run left, and load it."""
+whatever an interrupted run left, and load it. The shards run in this process, or on a
+dask cluster (:mod:`analysis.cluster`) whose workers send each shard's counts back here to
+be written."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .enumeration import prepare, run
+from .cluster import Cluster, run_shards
+from .enumeration import count_flops, prepare, run
 from .outcomes import StateCounts
 from .rules import Rules
 from .store import OutcomeStore, StoreError, shard_plan
@@ -23,6 +26,7 @@ def ensure_store(
     threads: int | None = None,
     progress: bool | None = None,
     repair: bool = False,
+    cluster: Cluster | None = None,
 ) -> OutcomeStore:
     """The complete outcome store of the game, enumerating whatever shards are missing.
 
@@ -30,8 +34,9 @@ def ensure_store(
     process enumerates a store at a time (the store's lock): a second one waits, then finds
     the first one's shards. A shard file that went missing is enumerated again; with
     ``repair``, every shard is checked against its checksums first and the damaged ones
-    too (a damaged manifest starts the store afresh). The next shard is prepared (in
-    Python) while the kernel counts the current one.
+    too (a damaged manifest starts the store afresh). In this process, the next shard is
+    prepared (in Python) while the kernel counts the current one; with a ``cluster``, the
+    shards are counted by its workers.
     """
     threads = check_threads(threads)
     store = _open(rules, root, repair)
@@ -50,7 +55,7 @@ def ensure_store(
         for i in set(damaged) | {int(i) for i in store.manifest["shards"]} - store.done():
             store.forget(i)
         if not store.complete:
-            _enumerate(store, threads, show)
+            _enumerate(store, threads, show, cluster)
     return store
 
 
@@ -65,18 +70,24 @@ def _open(rules: Rules, root: Path | None, repair: bool) -> OutcomeStore:
     return OutcomeStore.for_rules(rules, root)
 
 
-def _enumerate(store: OutcomeStore, threads: int, show: bool) -> None:
+def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster | None) -> None:
     """Enumerate the store's missing shards and finish it (the caller holds the lock)."""
     rules, shards = store.rules, shard_plan(store.rules)
     todo = [i for i in range(len(shards)) if i not in store.done()]
     start = time.perf_counter()
+    desc = f"{rules.name}: exact enumeration"
+    if cluster is not None:
+        jobs = {i: (rules, shards[i]) for i in todo}
+        run_shards(cluster, count_flops, jobs, store.write_shard, desc, show, total=len(shards))
+        store.finish(time.perf_counter() - start)
+        return
     with (
         ThreadPoolExecutor(max_workers=1) as prep_pool,
         tqdm(
             total=len(shards),
             initial=len(shards) - len(todo),
             unit="shard",
-            desc=f"{rules.name}: exact enumeration",
+            desc=desc,
             disable=not show,
         ) as bar,
     ):

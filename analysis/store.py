@@ -134,16 +134,7 @@ class OutcomeStore:
 
     def _read_manifest(self) -> dict:
         repair = f"run `casino-omaha enumerate --game {self.rules.name} --repair` to rebuild the store"
-        try:
-            manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise StoreError(f"{self.manifest_path}: the manifest cannot be read ({e}); {repair}") from None
-        if not isinstance(manifest, dict) or not isinstance(manifest.get("shards"), dict):
-            raise StoreError(f"{self.manifest_path}: not a store manifest; {repair}")
-        recorded = manifest.get("manifest_sha256")
-        if recorded is not None and recorded != manifest_digest(manifest):
-            raise StoreError(f"{self.manifest_path}: the manifest does not match its own checksum; {repair}")
-        return manifest
+        return read_manifest(self.manifest_path, repair)
 
     @classmethod
     def for_rules(cls, rules: Rules, root: Path | None = None) -> OutcomeStore:
@@ -184,21 +175,9 @@ class OutcomeStore:
     def repair_hint(self) -> str:
         return f"run `casino-omaha enumerate --game {self.rules.name} --repair` to re-enumerate it"
 
-    @contextmanager
-    def lock(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    def lock(self, on_wait: Callable[[], None] | None = None):
         """Hold the store's lock file (another holder is waited for, ``on_wait`` told first)."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        with open(self.path / ".lock", "a+") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if on_wait is not None:
-                    on_wait()
-                fcntl.flock(f, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
+        return folder_lock(self.path, on_wait)
 
     def clean_temporary(self) -> None:
         """Remove temporary files that an interrupted writer left (call it holding the lock)."""
@@ -268,17 +247,8 @@ class OutcomeStore:
 
     def shard_bytes(self, i: int) -> bytes:
         """The file of shard i, checked against the SHA-256 the manifest records for it."""
-        path, entry = self.shard_path(i), self.manifest["shards"].get(str(i))
-        if entry is None:
-            raise StoreError(f"{path}: this shard is not in the manifest; {self.repair_hint()}")
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise StoreError(f"{path}: cannot read the shard ({e.strerror}); {self.repair_hint()}") from None
-        recorded = entry.get("file_sha256")
-        if recorded is not None and hashlib.sha256(data).hexdigest() != recorded:
-            raise StoreError(f"{path}: the file does not match its checksum in the manifest; {self.repair_hint()}")
-        return data
+        entry = self.manifest["shards"].get(str(i))
+        return checked_bytes(self.shard_path(i), entry, "file_sha256", self.repair_hint())
 
     def read_shard(self, i: int, into: StateCounts | None = None, at: int = 0, counts: bool = True) -> StateCounts:
         """One shard's states (checked), written into ``into`` at row ``at`` when given;
@@ -417,6 +387,53 @@ class OutcomeStore:
         kept beside the shards and mapped (see :mod:`analysis.derived`)."""
         self._require_complete()
         return derived_arrays(self.path / "derived" / name, self.checksum, lambda: build(self))
+
+
+def checked_bytes(path: Path, entry: dict | None, key: str, fix: str) -> bytes:
+    """A shard file, checked against the SHA-256 its manifest ``entry`` records under ``key``
+    (when it records one); a missing entry or file, or a mismatch, is a StoreError."""
+    if entry is None:
+        raise StoreError(f"{path}: this shard is not in the manifest; {fix}")
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise StoreError(f"{path}: cannot read the shard ({e.strerror}); {fix}") from None
+    recorded = entry.get(key)
+    if recorded is not None and hashlib.sha256(data).hexdigest() != recorded:
+        raise StoreError(f"{path}: the file does not match its checksum in the manifest; {fix}")
+    return data
+
+
+@contextmanager
+def folder_lock(folder: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold ``folder/.lock`` (``fcntl.flock``); another holder is waited for, ``on_wait`` told first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def read_manifest(path: Path, fix: str, checksum_required: bool = False) -> dict:
+    """A manifest (a JSON object with a ``shards`` object), checked against its own SHA-256;
+    any problem is a StoreError naming the file and ending with ``fix``."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise StoreError(f"{path}: the manifest cannot be read ({e}); {fix}") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("shards"), dict):
+        raise StoreError(f"{path}: not a store manifest; {fix}")
+    recorded = manifest.get("manifest_sha256")
+    if (recorded is not None or checksum_required) and recorded != manifest_digest(manifest):
+        raise StoreError(f"{path}: the manifest does not match its own checksum; {fix}")
+    return manifest
 
 
 def manifest_digest(manifest: dict) -> str:

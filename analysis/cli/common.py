@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
@@ -33,6 +35,7 @@ def whole_number(low: int, high: int | None = None, what: str = "a number"):
 
 
 threads = whole_number(1, MAX_THREADS, "threads")
+workers = whole_number(1, MAX_THREADS, "workers")
 hands = whole_number(1, MAX_HANDS, "hands")
 seed = whole_number(0, 2**63 - 1, "the seed")
 
@@ -96,6 +99,41 @@ def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> Non
         default="ante",
         help="which bet the table pays: ante (AnteWin, default) or call (Caribbean)",
     )
+
+
+def add_cluster_options(p: argparse.ArgumentParser) -> None:
+    """Where the shards of a heavy job run (see :mod:`analysis.cluster`)."""
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="dask scheduler to run on, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
+        "else a local cluster of one worker process per core)",
+    )
+    p.add_argument(
+        "--workers", type=workers, default=None, help="worker processes of the local cluster (default: one per core)"
+    )
+    p.add_argument(
+        "--no-cluster", action="store_true", help="no dask: run the shards in this process, on --threads threads"
+    )
+
+
+@contextmanager
+def cluster_for(args) -> Iterator:
+    """The cluster the options ask for (None with --no-cluster), started when first used;
+    its dashboard's address is printed then."""
+    if args.no_cluster:
+        yield None
+        return
+    from ..cluster import connect
+
+    def started(cluster) -> None:
+        where = "local cluster" if cluster.local else f"scheduler {cluster.address}"
+        dashboard = f"dashboard {cluster.dashboard}" if cluster.dashboard else "no dashboard"
+        print(f"dask: {where}, {cluster.workers} workers; {dashboard}", file=sys.stderr, flush=True)
+
+    with connect(args.scheduler, args.workers, started) as cluster:
+        yield cluster
 
 
 def add_format(p: argparse.ArgumentParser, *extra: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_format, add_game_options, print_json, progress, rules_for
+from .common import add_cluster_options, add_format, add_game_options, cluster_for, print_json, progress, rules_for
 
 NAME = "enumerate"
 
@@ -15,6 +15,7 @@ def add_parser(sub) -> None:
         action="store_true",
         help="check every shard against its checksums and enumerate the damaged or missing ones again",
     )
+    add_cluster_options(p)
     add_format(p)
 
 
@@ -22,7 +23,8 @@ def run(args) -> int:
     from ..runs import ensure_store
 
     rules = rules_for(args)
-    store = ensure_store(rules, args.store, args.threads, progress(args), repair=args.repair)
+    with cluster_for(args) as cluster:
+        store = ensure_store(rules, args.store, args.threads, progress(args), repair=args.repair, cluster=cluster)
     m = store.manifest
     if args.format == "json":
         print_json(
