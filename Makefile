@@ -7,7 +7,7 @@ GAME   ?= casino-omaha
 PAYTABLE ?= antewin
 REPORTS ?= reports
 
-.PHONY: setup build browser report test test-fast bench notebooks lint clean
+.PHONY: setup build browser report app test test-fast bench notebooks lint clean
 
 setup: $(STAMP)
 
@@ -27,6 +27,11 @@ build: setup
 # the full report (Excel workbook + self-contained HTML page) in $(REPORTS)/; prints where
 report: setup
 	$(BIN)/casino-omaha report --game $(GAME) --paytable $(PAYTABLE) --out $(REPORTS)
+
+# the tuning panel as a web page (Voila) on 127.0.0.1:$(PORT); computes the store first if missing
+PORT ?= 8866
+app: setup
+	$(BIN)/casino-omaha app --game $(GAME) --port $(PORT) --out $(REPORTS)
 
 # Debian chromium and chromedriver, for the test that renders the HTML report (only when missing)
 browser:

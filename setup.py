@@ -50,6 +50,8 @@ setup(
             extension("_enumerator", "ext/enumerator.pyx"),
             extension("_omaha", "ext/omaha.pyx"),
             extension("_engine", "ext/engine.pyx"),
+            extension("_exposure", "ext/exposure.pyx"),
+            extension("_informed", "ext/informed.pyx"),
         ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},

@@ -39,7 +39,24 @@ _API = {
     "Tuner": "tuning",
     "solve_paytable": "tuning",
     "compare_paytables": "tuning",
+    "tuning_panel": "panel",
+    "TuningPanel": "panel",
+    "rule_grid": "variants",
+    "variant_rules": "variants",
+    "Engines": "variants",
+    "QUALIFIERS": "variants",
+    "CALL_MULTIPLES": "variants",
     "advise": "advice",
+    "exposure_run": "protection_runs",
+    "sampled_run": "protection_runs",
+    "stored_protection": "protection_runs",
+    "exposure_result": "protection",
+    "information_table": "protection",
+    "seen_card_table": "protection",
+    "Information": "sampling",
+    "BaseControl": "sampling",
+    "estimate": "sampling",
+    "connect": "cluster",
     "analyse_strategy": "strategy_analysis",
     "StrategyAnalysis": "strategy_analysis",
     "SimpleStrategy": "simple_strategy",
@@ -62,6 +79,7 @@ _API = {
     "plot_call_rates": "plots",
     "plot_margin": "plots",
     "plot_sweep": "plots",
+    "plot_protection": "plots",
     "compute_equity": "equity",
     "EquityResult": "equity",
     "final_hand_distribution": "distribution",
@@ -110,6 +128,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
     from .advice import advise
     from .cards import format_cards, parse_cards
+    from .cluster import connect
     from .distribution import final_hand_distribution, paytable_return
     from .engine import STRATEGIES, GameResult, ReturnEngine, load_engine
     from .equity import EquityResult, compute_equity
@@ -119,6 +138,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .hand_classes import HAND_CLASSES, hand_profile
     from .omaha import describe_high, describe_low, low_ranks, omaha_high, omaha_low
     from .outcomes import COLUMNS, StateCounts
+    from .panel import TuningPanel, tuning_panel
     from .paytable import PayTable, PayTableError
     from .plots import (
         plot_call_rates,
@@ -128,12 +148,16 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         plot_margin,
         plot_outcome_comparison,
         plot_outcome_distribution,
+        plot_protection,
         plot_sweep,
     )
     from .progressive import Progressive, analyse_progressive, meter_returns
+    from .protection import exposure_result, information_table, seen_card_table
+    from .protection_runs import exposure_run, sampled_run, stored_protection
     from .report import Report, build_report
     from .rules import PAYS_ON, PRESETS, Rules, preset
     from .runs import ensure_store, load_outcomes
+    from .sampling import BaseControl, Information, estimate
     from .side_plots import plot_line_probabilities, plot_meter, plot_side_bet
     from .side_returns import SideBetResult, SideBets
     from .side_simulation import simulate_side_bet
@@ -145,3 +169,4 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .strategy_analysis import StrategyAnalysis, analyse_strategy
     from .tables import CATEGORIES
     from .tuning import Tuner, compare_paytables, solve_paytable
+    from .variants import CALL_MULTIPLES, QUALIFIERS, Engines, rule_grid, variant_rules

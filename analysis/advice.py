@@ -2,7 +2,9 @@
 
 The state's counts come from the outcome store (:meth:`OutcomeStore.read_state` reads
 only the shard that holds it) or, without a complete store, from enumerating that state
-alone; the return engine turns them into EVs for any pay table.
+alone. A player who saw dealer cards or knows dead cards (partners' hole cards) is in
+another state: its counts are enumerated with that knowledge (:mod:`analysis.informed`).
+The pay table turns counts into EVs.
 
 >>> a = advise("As Kd 7h", "Qs Jd 2c", enumerate_state=True)
 >>> a.loc["fold", "ev_exact"], bool(a.loc["call", "optimal"])
@@ -18,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from .cards import disjoint, format_cards, parse_cards
-from .engine import ReturnEngine
 from .enumeration import count_state
 from .hand_classes import HAND_CLASSES, hand_profile
-from .outcomes import StateCounts
+from .informed import Knowledge, call_margin, completions
+from .informed import state_counts as informed_counts
 from .paytable import PayTable
 from .rules import Rules, preset
 from .store import OutcomeStore
@@ -58,8 +60,11 @@ def advise(
     pays_on: str = "ante",
     store_root: Path | None = None,
     enumerate_state: bool = False,
+    exposed: str | None = None,
+    dead: str | None = None,
 ) -> pd.DataFrame:
-    """EV(call), EV(fold) and the optimal decision of one state, in antes.
+    """EV(call), EV(fold) and the optimal decision of one state, in antes; ``exposed``:
+    dealer cards the player saw, ``dead``: other cards he knows are out of play.
 
     Returns one row per action (``ev`` as a float, ``ev_exact`` as a Fraction, ``optimal``);
     ``attrs`` holds the state, the hand class and where the counts came from.
@@ -67,15 +72,20 @@ def advise(
     rules = preset(game) if isinstance(game, str) else game
     paytable = PayTable.load(paytable)
     h, f = parse_state(rules, hole, flop)
-    counts, source = state_counts(rules, h, f, store_root, enumerate_state)
-    if int(counts.sum()) != rules.completions:
-        raise AssertionError(f"the state's counts add up to {int(counts.sum())}, expected {rules.completions}")
-    one = StateCounts(
-        np.array([f], np.int8), np.array([h], np.int8), np.ones(1, np.int64), np.asarray([counts], dtype=np.uint32)
+    knowledge = Knowledge(
+        seen=tuple(parse_cards(exposed, what="exposed dealer cards")) if exposed else (),
+        dead=tuple(parse_cards(dead, what="dead cards")) if dead else (),
     )
-    margin, _, scale = ReturnEngine.from_counts(one, rules).margin_sums(paytable, pays_on, np.zeros(1, np.int32), 1)
+    if knowledge.cards():
+        counts, total = informed_counts(rules, h, f, knowledge), completions(rules, knowledge)
+        source = "enumerated with the seen and dead cards"
+    else:
+        counts, source = state_counts(rules, h, f, store_root, enumerate_state)
+        total = rules.completions
+        if int(counts.sum()) != total:
+            raise AssertionError(f"the state's counts add up to {int(counts.sum())}, expected {total}")
     ev_fold = Fraction(-1)
-    ev_call = ev_fold + Fraction(margin[0], scale)
+    ev_call = ev_fold + call_margin(rules, counts, total, paytable, pays_on)
     out = pd.DataFrame(
         {
             "ev": [float(ev_call), float(ev_fold)],
@@ -88,6 +98,8 @@ def advise(
         "game": rules.name,
         "hole": format_cards(h),
         "flop": format_cards(f),
+        "exposed": format_cards(knowledge.seen),
+        "dead": format_cards(knowledge.dead),
         "source": source,
         "hand": HAND_CLASSES[int(hand_profile(rules, [h], [f]).hand_class[0])],
         "paytable": paytable.name,

@@ -38,3 +38,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically."""
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
+
+
+def remove_temporary(folder: Path) -> None:
+    """Remove the temporary files that interrupted atomic writes left below ``folder``
+    (only call it when no writer can be at work there)."""
+    for path in Path(folder).rglob(".*.tmp"):
+        path.unlink(missing_ok=True)

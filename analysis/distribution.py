@@ -25,11 +25,12 @@ from math import comb
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from . import _omaha
 from .cards import RANKS, SUITS
 from .omaha import omaha_tables
-from .paytable import PayTable
+from .paytable import PayTable, PayTableSpec
 from .tables import CATEGORIES, tables
 from .threads import check_threads
 
@@ -77,7 +78,7 @@ def board_groups(deck: list[int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def category_counts_per_board(
-    boards, hole_cards: int, deck: list[int] | None = None, threads: int | None = None
+    boards: ArrayLike, hole_cards: int, deck: list[int] | None = None, threads: int | None = None
 ) -> np.ndarray:
     """For each board (rows of 5 card ints), the holdings of ``hole_cards`` cards from the
     rest of the deck by final category (int64, 10 columns in CATEGORIES order)."""
@@ -131,7 +132,7 @@ def final_hand_distribution(hole_cards: int = 4) -> pd.DataFrame:
     return df
 
 
-def paytable_return(distribution: pd.DataFrame, paytable) -> pd.DataFrame:
+def paytable_return(distribution: pd.DataFrame, paytable: PayTableSpec) -> pd.DataFrame:
     """Each category's pay and contribution to the expected pay of a unit bet on the final hand.
 
     ``attrs`` holds ``expected_pay`` and ``expected_return`` as exact Fractions (see the

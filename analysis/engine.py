@@ -9,10 +9,11 @@ table the optimal decisions and the return table's counts come from one pass ove
 
 Exactness: pays are scaled by their common denominator d, so EV(call) - EV(fold) of a
 state, times d and its completions, is the integer ``base + sum_j coef_j * count_j``; the
-core sums it in 128-bit integers. Coefficients beyond 64 bits (pays with huge
-denominators) are decided in float64 and every state within rounding of a tie is settled
-in exact fractions. Every count of the return table is an exact integer and every figure
-an exact Fraction until it is shown; no valid pay table is refused.
+core sums it in 64-bit integers when that cannot overflow, else in 128-bit ones.
+Coefficients beyond 64 bits (pays with huge denominators) are decided in float64 and every
+state within rounding of a tie is settled in exact integers. Every count of the return
+table is an exact integer and every figure an exact Fraction until it is shown; no valid
+pay table is refused.
 
 Strategies (:data:`STRATEGIES`): ``optimal`` (call when EV(call) > EV(fold); an exact tie
 folds), ``always-call``, ``always-fold``, ``simple`` (the few-rule strategy derived for
@@ -34,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -47,7 +49,7 @@ from .figures import exact_figures, summary_figures
 from .hand_classes import HandProfile, hand_profile
 from .outcomes import COLUMNS, RESULTS, StateCounts, column_index
 from .packed import Packed, count_width, small_weights
-from .payoffs import RowKey, check_pays_on, outcome_payoffs, row_keys, row_of
+from .payoffs import RowKey, check_pays_on, margin_coefficients, outcome_payoffs, row_keys, row_of
 from .paytable import PayTable
 from .rules import Rules, preset
 from .runs import ensure_store
@@ -186,6 +188,19 @@ class ReturnEngine:
             store,
         )
 
+    def with_rules(self, rules: Rules) -> ReturnEngine:
+        """The same counts played under rules that do not change them (another call bet):
+        a re-optimisation, no re-enumeration. Rules whose counts differ (another qualifier
+        or deck) need their own store, and raise ValueError."""
+        if rules.fingerprint() != self.rules.fingerprint():
+            raise ValueError(
+                f"{rules.name} where {rules.qualifier_phrase} is counted apart from "
+                f"{self.rules.name} where {self.rules.qualifier_phrase}: load its own store"
+            )
+        other = copy.copy(self)  # shares the mapped counts and the cached hand profile
+        other.rules = rules
+        return other
+
     @property
     def states(self) -> int:
         """Stored (canonical) states."""
@@ -208,10 +223,8 @@ class ReturnEngine:
     def coefficients(self, paytable: PayTable, pays_on: str) -> tuple[list[int], int, int]:
         """(coef, base, d): EV(call) - EV(fold) of a state, times d x completions, is
         ``base + coef . counts`` over the pay-relevant columns."""
-        payoffs = outcome_payoffs(paytable, self.rules, pays_on)
-        values = [payoffs[row_of(COLUMNS[cols[0]])] for cols in PAY_SOURCES]
-        d = lcm(*(p.denominator for p in values))
-        return [int(p * d) for p in values], d * self.rules.completions, d
+        coef, base, d = margin_coefficients(paytable, self.rules, pays_on, self.rules.completions)
+        return [coef[cols[0]] for cols in PAY_SOURCES], base, d  # the columns of a source pay alike
 
     def optimal_calls(self, paytable: PayTable, pays_on: str = "ante", extra: StateTerm | None = None) -> np.ndarray:
         return self._play(paytable, pays_on, None, extra)[1]

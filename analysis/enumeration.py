@@ -16,7 +16,7 @@ from . import _enumerator
 from .outcomes import COLUMNS, StateCounts
 from .rules import Rules
 from .symmetry import FlopClass, flop_classes, flop_holdings, turn_river_orbits
-from .tables import tables
+from .tables import hand_tables
 from .threads import check_threads
 
 
@@ -64,7 +64,7 @@ def prepare(rules: Rules, flops: list[FlopClass]) -> Prepared:
 
 def run(p: Prepared, threads: int | None = None) -> StateCounts:
     """Run the counting kernel on prepared flop classes (releases the GIL)."""
-    rules, t = p.rules, tables()
+    rules = p.rules
     out = np.zeros((len(p.holdings), len(COLUMNS)), dtype=np.uint32)
     _enumerator.count_states(
         rules.hole_cards,
@@ -78,9 +78,7 @@ def run(p: Prepared, threads: int | None = None) -> StateCounts:
         p.tr_pairs,
         p.tr_new_orbit,
         p.tr_offsets,
-        t.omaha_pair if rules.omaha else t.holdem_pair,
-        t.flush,
-        t.category,
+        *hand_tables(rules.omaha),
         out,
         check_threads(threads),
     )

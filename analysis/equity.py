@@ -232,7 +232,7 @@ class EquityResult:
         return out
 
 
-def card_list(spec, what: str, count: int | None = None) -> list[int]:
+def card_list(spec: str | Iterable, what: str, count: int | None = None) -> list[int]:
     """Cards from text (``"As Ah"``), a list of tokens or a list of card ints, checked."""
     if isinstance(spec, str):
         return parse_cards(spec, count, what)

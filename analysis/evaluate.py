@@ -11,13 +11,14 @@ True
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _evaluator
 from .cards import parse_cards
 from .tables import CATEGORIES, tables
 
 
-def as_card_array(cards, width: int | None = None) -> np.ndarray:
+def as_card_array(cards: ArrayLike, width: int | None = None) -> np.ndarray:
     """Card ints as a C-contiguous int8 array of rows; checks the range 0..51."""
     arr = np.ascontiguousarray(np.atleast_2d(np.asarray(cards)))
     if arr.size and (arr.min() < 0 or arr.max() > 51):
@@ -27,7 +28,7 @@ def as_card_array(cards, width: int | None = None) -> np.ndarray:
     return arr.astype(np.int8, copy=False)
 
 
-def best_strength(cards, threads: int = 1) -> np.ndarray:
+def best_strength(cards: ArrayLike, threads: int = 1) -> np.ndarray:
     """Strength (1..7462) of the best 5 of each row of 5, 6 or 7 cards."""
     arr = as_card_array(cards)
     t = tables()
@@ -37,14 +38,14 @@ def best_strength(cards, threads: int = 1) -> np.ndarray:
     return _evaluator.best_of(arr, table, t.flush, threads)
 
 
-def omaha_strength(hole, board, threads: int = 1) -> np.ndarray:
+def omaha_strength(hole: ArrayLike, board: ArrayLike, threads: int = 1) -> np.ndarray:
     """Strength of the best hand of exactly 2 hole cards and exactly 3 board cards."""
     h, b = as_card_array(hole), as_card_array(board)
     t = tables()
     return _evaluator.omaha(h, b, t.omaha_pair, t.flush, threads)
 
 
-def category_of(strength) -> np.ndarray:
+def category_of(strength: ArrayLike) -> np.ndarray:
     """Category codes (indices into CATEGORIES) of strengths."""
     return tables().category[np.asarray(strength)]
 

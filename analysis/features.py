@@ -22,6 +22,7 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .evaluate import best_strength, omaha_strength
 from .rules import Rules
@@ -146,7 +147,7 @@ def _chunk_features(rules: Rules, hole: np.ndarray, flop: np.ndarray) -> StateFe
     )
 
 
-def state_features(rules: Rules, hole, flop, chunk: int = 1 << 21) -> StateFeatures:
+def state_features(rules: Rules, hole: ArrayLike, flop: ArrayLike, chunk: int = 1 << 21) -> StateFeatures:
     """Features of every state (rows of hole cards and flops), computed in chunks."""
     hole, flop = np.atleast_2d(np.asarray(hole)), np.atleast_2d(np.asarray(flop))
     parts = [_chunk_features(rules, hole[i : i + chunk], flop[i : i + chunk]) for i in range(0, len(hole), chunk)]

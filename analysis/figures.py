@@ -146,7 +146,7 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
             float(noqual),
             noqual,
             "of deals",
-            f"over all deals; the dealer qualifies with a {rules.describe()['qualifier']}",
+            f"over all deals; {rules.qualifier_phrase}",
         ),
         _figure("variance", float(e["variance"]), e["variance"], "antes^2 per hand", "E[X^2] - E[X]^2"),
         _figure("standard deviation", e["std_dev"], "sqrt(variance)", "antes per hand", FORMULAS["standard deviation"]),

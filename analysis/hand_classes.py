@@ -55,10 +55,15 @@ DRAWS = ("four to a flush", "open-ended straight draw", "gutshot straight draw",
 
 def class_notes(rules: Rules) -> dict[str, str]:
     """What each hand class means, in words, for this game."""
-    q = RANKS[rules.qualifier_rank]
+    q = RANKS[rules.qualifying_pair]
     cards = "exactly two hole cards and two flop cards" if rules.omaha else "hole cards and flop cards"
+    high = (
+        "any pair that uses a hole card (the dealer always qualifies)"
+        if rules.qualifier_rank is None
+        else f"a pair of {q}s or better (the dealer's qualifier) that uses a hole card"
+    )
     return {
-        "high pair with a hole card": f"a pair of {q}s or better (the dealer's qualifier) that uses a hole card",
+        "high pair with a hole card": high,
         "low pair with a hole card": f"a pair below {q}s that uses a hole card",
         "four to a flush": f"four cards of a suit ({cards}): one more on the board makes a flush",
         "open-ended straight draw": f"two or more ranks complete a straight ({cards}); double gutshots included",
@@ -79,7 +84,7 @@ def hand_classes(features: StateFeatures, rules: Rules) -> np.ndarray:
         f.made >= STRAIGHT,
         f.made == TRIPS,
         f.made == TWO_PAIR,
-        hole_pair & (f.made_rank >= rules.qualifier_rank),
+        hole_pair & (f.made_rank >= rules.qualifying_pair),
         hole_pair,
         f.flush_draw,
         f.straight_outs >= 2,

@@ -23,6 +23,7 @@ from itertools import combinations
 from types import SimpleNamespace
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _omaha
 from .cards import disjoint, parse_cards
@@ -82,7 +83,7 @@ def omaha_tables() -> SimpleNamespace:
     return SimpleNamespace(board_pair=board_pair, low_value=low_value, low_best=low_best.reshape(-1))
 
 
-def _rows(hole, board, hole_cards: int | None) -> tuple[np.ndarray, np.ndarray]:
+def _rows(hole: ArrayLike, board: ArrayLike, hole_cards: int | None) -> tuple[np.ndarray, np.ndarray]:
     h, b = as_card_array(hole), as_card_array(board, width=5)
     if hole_cards is not None and h.shape[1] != hole_cards:
         raise ValueError(f"expected rows of {hole_cards} hole cards, got {h.shape[1]}")
@@ -93,7 +94,7 @@ def _rows(hole, board, hole_cards: int | None) -> tuple[np.ndarray, np.ndarray]:
     return h, b
 
 
-def omaha_high(hole, board, threads: int = 1, hole_cards: int | None = 4) -> np.ndarray:
+def omaha_high(hole: ArrayLike, board: ArrayLike, threads: int = 1, hole_cards: int | None = 4) -> np.ndarray:
     """High strength (1..7462) of exactly 2 hole + 3 of the 5 board cards, per row.
 
     ``hole_cards`` is the width the rows must have (None: any of 2..6, e.g. 3 for
@@ -104,7 +105,7 @@ def omaha_high(hole, board, threads: int = 1, hole_cards: int | None = 4) -> np.
     return _omaha.high_batch(h, b, o.board_pair, tables().flush, threads)
 
 
-def omaha_low(hole, board, threads: int = 1, hole_cards: int | None = 4) -> np.ndarray:
+def omaha_low(hole: ArrayLike, board: ArrayLike, threads: int = 1, hole_cards: int | None = 4) -> np.ndarray:
     """8-or-better low value (1..56, bigger is better; 0 = no low) per row."""
     h, b = _rows(hole, board, hole_cards)
     return _omaha.low_batch(h, b, omaha_tables().low_best, LOW_BIT.astype(np.uint8), threads)

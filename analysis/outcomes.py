@@ -13,10 +13,12 @@ kernel's order (category-major). States are stored one per suit-symmetry orbit, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .symmetry import colex_codes
 from .tables import CATEGORIES
@@ -47,7 +49,7 @@ def column_index(result: str, category: str) -> int:
     return CATEGORIES.index(category) * len(RESULTS) + RESULTS.index(result)
 
 
-def state_keys(flop_code, hole_code) -> np.ndarray:
+def state_keys(flop_code: ArrayLike, hole_code: ArrayLike) -> np.ndarray:
     """Sort key of each state: (flop code, hole code) packed in an int64."""
     return np.asarray(flop_code, dtype=np.int64) * (1 << 20) + np.asarray(hole_code, dtype=np.int64)
 
@@ -81,7 +83,7 @@ class StateCounts:
         w = np.where(selected, self.weight, 0).astype(np.uint64)
         return np.array([int(w @ self.counts[:, j].astype(np.uint64)) for j in range(len(COLUMNS))], dtype=np.int64)
 
-    def derived(self, name: str, build) -> dict[str, np.ndarray]:
+    def derived(self, name: str, build: Callable[[StateCounts], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         """Pay-independent arrays computed from these states, memoised by name."""
         memo = self.__dict__.setdefault("_derived", {})
         if name not in memo:

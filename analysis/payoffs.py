@@ -22,8 +22,9 @@ dealer wins                         lose ante and call              lose ante an
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
-from .outcomes import Column
+from .outcomes import COLUMNS, Column
 from .paytable import PayTable
 from .rules import PAYS_ON, Rules
 from .tables import CATEGORIES
@@ -76,3 +77,13 @@ def outcome_payoffs(paytable: PayTable, rules: Rules, pays_on: str = "ante") -> 
             value = Fraction(-1 - m)
         out[(outcome, category)] = value
     return out
+
+
+def margin_coefficients(paytable: PayTable, rules: Rules, pays_on: str, completions: int) -> tuple[list[int], int, int]:
+    """(coef, base, d) over the 40 count columns of :data:`analysis.outcomes.COLUMNS`:
+    EV(call) - EV(fold) of a state with ``completions`` completions, times d x completions,
+    is the integer ``base + coef . counts`` (d: the common denominator of the payoffs)."""
+    payoffs = outcome_payoffs(paytable, rules, pays_on)
+    values = [payoffs[row_of(c)] for c in COLUMNS]
+    d = lcm(*(p.denominator for p in values))
+    return [int(p * d) for p in values], d * completions, d

@@ -192,3 +192,7 @@ class PayTable:
         return pd.DataFrame(
             {"category": list(reversed(CATEGORIES)), "pays": [float(self.pays[c]) for c in reversed(CATEGORIES)]}
         )
+
+
+#: Anything :meth:`PayTable.load` takes: a table, a file, a name, a mapping, a DataFrame, None.
+PayTableSpec = PayTable | str | Path | dict | pd.DataFrame | None

@@ -161,3 +161,32 @@ def plot_sweep(frame: pd.DataFrame, x: str, by: str | None = None, y: str = "hou
         ax.legend()
     ax.set_title(f"{y.replace('_', ' ')} with the strategy re-optimised for each table")
     return ax
+
+
+def plot_protection(information: pd.DataFrame, seen: pd.DataFrame | None = None) -> Figure:
+    """The player's edge against the information he has (95% intervals where sampled) and,
+    when computed, by the rank of the dealer card he saw."""
+    rows = information.dropna(subset=["house_edge"])
+    fig = Figure(figsize=(10, 4.5))
+    axes = fig.subplots(1, 2 if seen is not None else 1, squeeze=False)[0]
+    ax = axes[0]
+    edge = -rows["house_edge"].to_numpy(float)  # the player's edge
+    err = np.vstack([edge + rows["ci95_high"].to_numpy(float), -rows["ci95_low"].to_numpy(float) - edge])
+    y = np.arange(len(rows))[::-1]
+    ax.barh(y, edge, xerr=err, color=np.where(edge > 0, "#b2182b", "#2166ac"), capsize=3)
+    ax.set_yticks(y, rows["information"])
+    ax.axvline(0, color="black", lw=0.8)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("player's edge per ante (red: the player wins)")
+    ax.set_title("What information is worth")
+    if seen is not None:
+        ranks = seen[seen["card_seen"].str.len() == 1]
+        player = -ranks["house_edge"].to_numpy(float)
+        axes[1].bar(ranks["card_seen"], player, color=np.where(player > 0, "#b2182b", "#2166ac"))
+        axes[1].axhline(0, color="black", lw=0.8)
+        axes[1].yaxis.set_major_formatter(PercentFormatter(1.0))
+        axes[1].set_xlabel("rank of the dealer card seen")
+        axes[1].set_ylabel("player's edge per ante")
+        axes[1].set_title("One dealer card seen, by its rank")
+    fig.tight_layout()
+    return fig

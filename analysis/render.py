@@ -47,6 +47,7 @@ SECTIONS = (
     ("strategy", "Strategy"),
     ("simple-strategy", "A simple strategy"),
     ("side-bets", "Side bets"),
+    ("protection", "Game protection"),
     ("rules", "Rules and pay table"),
     ("metadata", "Run metadata"),
 )
@@ -114,6 +115,33 @@ def write_html(report: Report, path: Path) -> None:
         tmp.write_text(render_html(report), encoding="utf-8")
 
 
+def protection_section(report: Report) -> str:
+    """What a player gains from information he should not have, and the pattern of play
+    surveillance looks for (from the protection results the report found)."""
+    s, p = report.sheets, report.protection
+    parts = [
+        '<p class="note">The player\'s edge with a flashed dealer card (exact: every state decided), '
+        "and with two dealer cards, the turn seen early or partners' cards known (sampled: states drawn "
+        "at random, each one's EV exact; 95% intervals). Computed by <code>casino-omaha protect</code> "
+        "and included when present; a row says what has not been computed.</p>",
+        _img(report, "protection", "player's edge against information"),
+        html_table(s["Game protection"]),
+    ]
+    if p is not None and p.exposure is not None:
+        a = p.exposure.advantage
+        parts += [
+            "<h3>One dealer card seen: by the card, and the simple advantage strategy</h3>",
+            html_table(s["Protection by card seen"]),
+            "<ol>" + "".join(f"<li>{html.escape(line)}</li>" for line in a.describe()) + "</ol>",
+            f'<p class="note">House edge {float(a.house_edge):+.4%} (exactly {a.house_edge}); it calls '
+            f"{float(a.calls_basic_folds):.2%} of all hands where the optimal basic player folds: the pattern "
+            "to watch for is calls with weak hands right after a low dealer card was exposed.</p>",
+        ]
+    if p is not None and p.sources:
+        parts.append('<p class="note">Results: ' + html.escape("; ".join(p.sources)) + "</p>")
+    return "".join(parts)
+
+
 def render_html(report: Report) -> str:
     """The report as one self-contained HTML page (plots embedded as PNG data)."""
     r, s = report.result, report.sheets
@@ -156,6 +184,7 @@ def render_html(report: Report) -> str:
             + html_table(s["Strategies compared"])
         ),
         "side-bets": _side_bets(report),
+        "protection": protection_section(report),
         "rules": html_table(s["Rules"]) + html_table(s["Pay table"]),
         "metadata": html_table(s["Metadata"]),
     }

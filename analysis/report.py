@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import platform
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +35,11 @@ from .plots import (
     plot_final_hands,
     plot_margin,
     plot_outcome_distribution,
+    plot_protection,
     png,
 )
+from .protection import information_table, seen_card_table
+from .protection_runs import StoredProtection, stored_protection
 from .render import write_html, write_workbook
 from .rules import Rules
 from .side_plots import plot_side_bet
@@ -58,11 +62,13 @@ class Report:
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
     plots: dict[str, bytes] = field(default_factory=dict)
     side_bets: list[SideBetResult] = field(default_factory=list)
+    protection: StoredProtection | None = None  # the protection results the report includes
 
     @property
     def stem(self) -> str:
+        """The files' name: game, pay table, strategy and pay rule, safe in any folder."""
         r = self.result
-        return f"{self.rules.name}-{r.paytable.name}-{r.strategy}-pays-on-{r.pays_on}"
+        return re.sub(r"[^\w.+-]+", "_", f"{self.rules.name}-{r.paytable.name}-{r.strategy}-pays-on-{r.pays_on}")
 
     def write(self, out_dir: str | Path) -> tuple[Path, Path]:
         """Write ``<stem>.xlsx`` and ``<stem>.html`` into ``out_dir``; returns both paths."""
@@ -75,10 +81,17 @@ class Report:
 
 
 def build_report(
-    engine: ReturnEngine, paytable=None, strategy: str = "optimal", pays_on: str = "ante", sidebets=None
+    engine: ReturnEngine,
+    paytable=None,
+    strategy: str = "optimal",
+    pays_on: str = "ante",
+    sidebets=None,
+    protection: StoredProtection | None = None,
 ) -> Report:
     """Compute everything the report shows; ``sidebets``: the side bets to show (names or
-    files; default those that ship for the game, ``()`` for none)."""
+    files; default those that ship for the game, ``()`` for none). Game protection takes
+    long to compute, so the report includes the results earlier ``protect`` runs kept
+    (``protection``, by default looked up) and says what is missing."""
     if strategy not in REPORT_STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(REPORT_STRATEGIES)}")
     rules = engine.rules
@@ -86,6 +99,9 @@ def build_report(
     result = analysis.results[strategy]
     every_deal = engine.column_sums()
     report = Report(rules, result, analysis)
+    if protection is None:
+        protection = stored_protection(engine, result.paytable, pays_on)
+    report.protection = protection
     report.sheets = {
         "Summary": summary_table(result, every_deal),
         "Confidence ranges": confidence_table(result),
@@ -95,6 +111,8 @@ def build_report(
         "Call rate grid": analysis.grid.reset_index(),
         "Simple strategy": analysis.rule_costs,
         "Strategies compared": analysis.comparison,
+        "Game protection": information_table(analysis.results["optimal"], protection.exposure, protection.sampled),
+        **({"Protection by card seen": seen_card_table(protection.exposure)} if protection.exposure else {}),
         "Rules": rules_table(rules),
         "Pay table": paytable_table(result.paytable),
         "Metadata": metadata_table(rules, result, engine.source),
@@ -153,4 +171,5 @@ def make_plots(report: Report) -> dict[str, bytes]:
         "confidence": png(plot_confidence(s["Confidence ranges"], float(r.exact["house_edge"]))),
         "strategy": png(plot_call_rates(s["Strategy by hand"])),
         "margin": png(plot_margin(report.analysis)),
+        "protection": png(plot_protection(s["Game protection"], s.get("Protection by card seen"))),
     } | {f"side-bet-{i}": png(plot_side_bet(b)) for i, b in enumerate(report.side_bets)}

@@ -5,6 +5,10 @@
 (3, 2, 5, 2)
 >>> r.total_combinations == comb(52, 3) * comb(49, 3) * comb(46, 2) * comb(44, 3)
 True
+>>> replace(r, qualifier_rank=None, call_multiple=3).variant
+'qualifier-none-call-3x'
+>>> parse_qualifier("9s"), parse_qualifier("none"), parse_qualifier("A")
+(7, None, 12)
 >>> preset("baccarat")
 Traceback (most recent call last):
 ...
@@ -36,8 +40,8 @@ class Rules:
     name: str
     hole_cards: int
     must_use: int | None  # exactly this many hole cards (Omaha); None: best 5 of all
-    qualifier_rank: int  # the dealer qualifies with a pair of this rank (0 = deuces) or better
-    call_multiple: int = 2  # the call bet, in antes
+    qualifier_rank: int | None  # the dealer qualifies with a pair of this rank (0 = deuces) or better; None: always
+    call_multiple: int = 2  # the call bet, in antes (pay-side only: the counts do not depend on it)
     ranks: tuple[int, ...] = tuple(range(13))
     suits: tuple[int, ...] = (0, 1, 2, 3)
 
@@ -48,8 +52,14 @@ class Rules:
             raise ValueError(f"{self.name}: must_use is 2 (Omaha style) or None (best 5 of all)")
         if self.hole_cards == 3 and self.must_use is None:
             raise ValueError(f"{self.name}: 3 hole cards are played Omaha style (must_use=2)")
-        if not 0 <= self.qualifier_rank <= 12:
-            raise ValueError(f"{self.name}: qualifier rank must be 0..12")
+        if self.qualifier_rank is not None and (
+            isinstance(self.qualifier_rank, bool) or self.qualifier_rank not in range(13)
+        ):
+            raise ValueError(f"{self.name}: qualifier rank must be 0..12 (deuces to aces) or None (no qualifier)")
+        if isinstance(self.call_multiple, bool) or not isinstance(self.call_multiple, int) or self.call_multiple < 1:
+            raise ValueError(
+                f"{self.name}: the call bet is a whole number of antes (at least 1), not {self.call_multiple!r}"
+            )
         if len(self.deck) < 5 + 2 * self.hole_cards + 1:
             raise ValueError(f"{self.name}: a deck of {len(self.deck)} cards is too small")
 
@@ -63,10 +73,39 @@ class Rules:
 
     @property
     def qualifier(self) -> int:
-        """Strength of the weakest qualifying dealer hand."""
+        """Strength of the weakest qualifying dealer hand (0 with no qualifier: hand
+        strengths start at 1, so every dealer hand qualifies)."""
+        if self.qualifier_rank is None:
+            return 0
         from .tables import qualifier_strength  # the hand tables are built on first use
 
         return qualifier_strength(self.qualifier_rank)
+
+    @property
+    def qualifying_pair(self) -> int:
+        """Rank of the smallest pair that qualifies the dealer (0, deuces, with no qualifier)."""
+        return 0 if self.qualifier_rank is None else self.qualifier_rank
+
+    @property
+    def qualifier_phrase(self) -> str:
+        """``"the dealer qualifies with a pair of 7s or better"`` or ``"the dealer always qualifies"``."""
+        if self.qualifier_rank is None:
+            return "the dealer always qualifies"
+        return f"the dealer qualifies with a pair of {RANKS[self.qualifier_rank]}s or better"
+
+    @property
+    def variant(self) -> str:
+        """What differs from the preset of the same name, for file names: ``""`` for the
+        preset itself, else e.g. ``"qualifier-9s"``, ``"call-3x"``, ``"qualifier-none-call-1x"``."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            return ""
+        parts = []
+        if self.qualifier_rank != base.qualifier_rank:
+            parts.append(f"qualifier-{qualifier_text(self.qualifier_rank)}")
+        if self.call_multiple != base.call_multiple:
+            parts.append(f"call-{self.call_multiple}x")
+        return "-".join(parts)
 
     @property
     def states(self) -> int:
@@ -100,7 +139,11 @@ class Rules:
 
     def describe(self) -> dict:
         d = asdict(self)
-        d["qualifier"] = f"pair of {RANKS[self.qualifier_rank]}s or better"
+        d["qualifier"] = (
+            "none (the dealer always qualifies)"
+            if self.qualifier_rank is None
+            else f"pair of {RANKS[self.qualifier_rank]}s or better"
+        )
         d["deck_size"] = len(self.deck)
         return d
 
@@ -114,6 +157,23 @@ PRESETS = {
     "casino-omaha": Rules("casino-omaha", hole_cards=3, must_use=2, qualifier_rank=5),
     "casino-holdem": Rules("casino-holdem", hole_cards=2, must_use=None, qualifier_rank=2),
 }
+
+
+def qualifier_text(rank: int | None) -> str:
+    """``"none"`` or the pair's rank with an s: ``"7s"``, ``"As"``."""
+    return "none" if rank is None else f"{RANKS[rank]}s"
+
+
+def parse_qualifier(text: str) -> int | None:
+    """The dealer's qualifier from text: a rank (``7``, ``T``, ``A``, also ``7s`` or
+    ``10``) for a pair of that rank or better, or ``none`` (the dealer always qualifies)."""
+    t = text.strip().upper()
+    if t == "NONE":
+        return None
+    rank = t.removesuffix("S").replace("10", "T")
+    if len(rank) != 1 or rank not in RANKS.upper():
+        raise ValueError(f"qualifier {text!r}: give a rank 2..9, T, J, Q, K, A (a pair of it or better) or 'none'")
+    return RANKS.upper().index(rank)
 
 
 def preset(name: str) -> Rules:

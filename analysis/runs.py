@@ -1,5 +1,7 @@
 """Runs of the exact enumeration: compute a game's outcome store shard by shard, resuming
-whatever an interrupted run left, and load it."""
+whatever an interrupted run left, and load it. The shards run in this process, or on a
+dask cluster (:mod:`analysis.cluster`) whose workers send each shard's counts back here to
+be written."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .enumeration import prepare, run
+from .cluster import Cluster, run_shards
+from .enumeration import count_flops, prepare, run
 from .outcomes import StateCounts
 from .rules import Rules
-from .store import OutcomeStore, shard_plan
+from .store import OutcomeStore, StoreError, shard_plan
 from .threads import check_threads
 
 
@@ -22,27 +25,69 @@ def ensure_store(
     root: Path | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    repair: bool = False,
+    cluster: Cluster | None = None,
 ) -> OutcomeStore:
     """The complete outcome store of the game, enumerating whatever shards are missing.
 
-    Finished shards are kept when the run is interrupted; the next call resumes.
-    The next shard is prepared (in Python) while the kernel counts the current one.
+    Finished shards are kept when the run is interrupted; the next call resumes. Only one
+    process enumerates a store at a time (the store's lock): a second one waits, then finds
+    the first one's shards. A shard file that went missing is enumerated again; with
+    ``repair``, every shard is checked against its checksums first and the damaged ones
+    too (a damaged manifest starts the store afresh). In this process, the next shard is
+    prepared (in Python) while the kernel counts the current one; with a ``cluster``, the
+    shards are counted by its workers.
     """
     threads = check_threads(threads)
-    shards = shard_plan(rules)
-    store = OutcomeStore.for_rules(rules, root)
-    if store.complete:
+    store = _open(rules, root, repair)
+    if store.complete and not repair and len(store.done()) == store.n_shards:
         return store
-    todo = [i for i in range(len(shards)) if i not in store.done()]
     show = sys.stderr.isatty() if progress is None else progress
+
+    def waiting() -> None:
+        if show:
+            tqdm.write(f"{store.path}: another enumeration of this store is running; waiting for it", file=sys.stderr)
+
+    with store.lock(on_wait=waiting):
+        store.reload()
+        store.clean_temporary()
+        damaged = store.verify() if repair else []
+        for i in set(damaged) | {int(i) for i in store.manifest["shards"]} - store.done():
+            store.forget(i)
+        if not store.complete:
+            _enumerate(store, threads, show, cluster)
+    return store
+
+
+def _open(rules: Rules, root: Path | None, repair: bool) -> OutcomeStore:
+    try:
+        return OutcomeStore.for_rules(rules, root)
+    except StoreError:
+        if not repair:
+            raise
+    store_path = OutcomeStore.path_for(rules, root)
+    (store_path / "manifest.json").replace(store_path / "manifest.json.damaged")
+    return OutcomeStore.for_rules(rules, root)
+
+
+def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster | None) -> None:
+    """Enumerate the store's missing shards and finish it (the caller holds the lock)."""
+    rules, shards = store.rules, shard_plan(store.rules)
+    todo = [i for i in range(len(shards)) if i not in store.done()]
     start = time.perf_counter()
+    desc = f"{rules.name}: exact enumeration"
+    if cluster is not None:
+        jobs = {i: (rules, shards[i]) for i in todo}
+        run_shards(cluster, count_flops, jobs, store.write_shard, desc, show, total=len(shards))
+        store.finish(time.perf_counter() - start)
+        return
     with (
         ThreadPoolExecutor(max_workers=1) as prep_pool,
         tqdm(
             total=len(shards),
             initial=len(shards) - len(todo),
             unit="shard",
-            desc=f"{rules.name}: exact enumeration",
+            desc=desc,
             disable=not show,
         ) as bar,
     ):
@@ -54,7 +99,6 @@ def ensure_store(
             store.write_shard(i, run(prepared, threads))
             bar.update()
     store.finish(time.perf_counter() - start)
-    return store
 
 
 def load_outcomes(

@@ -8,6 +8,7 @@ hole cards are the smallest image under the permutations that fix that flop.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, permutations
@@ -24,7 +25,7 @@ def colex_codes(cards: np.ndarray) -> np.ndarray:
     return sum(_BINOM[rows[:, i], i + 1] for i in range(rows.shape[1]))
 
 
-def suit_permutations(suits) -> np.ndarray:
+def suit_permutations(suits: Iterable[int]) -> np.ndarray:
     """Every permutation of the given suits as a card map (array of 52)."""
     suits = list(suits)
     maps = []
@@ -50,7 +51,7 @@ class FlopClass:
     stabilizer: np.ndarray  # the suit permutations (card maps) that fix this flop
 
 
-def flop_classes(deck, suits) -> list[FlopClass]:
+def flop_classes(deck: Iterable[int], suits: Iterable[int]) -> list[FlopClass]:
     """The classes of 3-card flops of the deck under suit permutations, by code."""
     return _flop_classes(tuple(deck), tuple(suits))
 
@@ -95,7 +96,7 @@ def _orbit_codes(rows: np.ndarray, stabilizer: np.ndarray) -> tuple[np.ndarray, 
     return own, canon
 
 
-def flop_holdings(flop: FlopClass, deck, k: int) -> tuple[np.ndarray, np.ndarray]:
+def flop_holdings(flop: FlopClass, deck: Iterable[int], k: int) -> tuple[np.ndarray, np.ndarray]:
     """Canonical k-card holdings for this flop (sorted by code) and their orbit sizes."""
     rest = [c for c in sorted(deck) if c not in flop.cards]
     hold = _subsets(rest, k)
@@ -106,7 +107,7 @@ def flop_holdings(flop: FlopClass, deck, k: int) -> tuple[np.ndarray, np.ndarray
     return hold[is_rep][order], sizes.astype(np.int64)
 
 
-def turn_river_orbits(flop: FlopClass, deck) -> tuple[np.ndarray, np.ndarray]:
+def turn_river_orbits(flop: FlopClass, deck: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
     """All turn/river pairs, grouped by orbit under the flop's stabilizer.
 
     Returns the pairs and a flag that is 1 on the first pair of each orbit.
@@ -121,7 +122,7 @@ def turn_river_orbits(flop: FlopClass, deck) -> tuple[np.ndarray, np.ndarray]:
     return pairs[order], new
 
 
-def canonical_states(holes: np.ndarray, flops: np.ndarray, suits) -> tuple[np.ndarray, np.ndarray]:
+def canonical_states(holes: np.ndarray, flops: np.ndarray, suits: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
     """(flop code, hole code) of the canonical state of each (hole, flop) row pair.
 
     The canonical flop is the smallest image of the flop; among the permutations that

@@ -144,6 +144,13 @@ def bits_of(masks: np.ndarray) -> np.ndarray:
     return np.unpackbits(masks.astype(">u2").view(np.uint8).reshape(-1, 2), axis=1).sum(axis=1)
 
 
+def hand_tables(omaha: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pair table, flush, category): what the counting kernels value hands with, for the
+    Omaha rule (exactly 2 hole cards) or the Hold'em one (best 5 of 7)."""
+    t = tables()
+    return t.omaha_pair if omaha else t.holdem_pair, t.flush, t.category
+
+
 @cache
 def tables() -> SimpleNamespace:
     """Build (once) every evaluator table; see the module docstring."""

@@ -56,9 +56,10 @@ class Tuner:
     def house_edge(self, paytable) -> Fraction:
         return self.evaluate(paytable).exact["house_edge"]
 
-    def sweep(self, base=None, **ranges) -> pd.DataFrame:
+    def sweep(self, base=None, strategy: str = "optimal", **ranges) -> pd.DataFrame:
         """Re-optimised figures over a grid of one or two pays, e.g.
-        ``sweep(flush=range(1, 8))`` or ``sweep(flush=[2, 3], full_house=[3, 4, 5])``.
+        ``sweep(flush=range(1, 8))`` or ``sweep(flush=[2, 3], full_house=[3, 4, 5])``
+        (``strategy``: played at every point, re-derived for each table where it depends on pays).
 
         Returns one tidy row per pay combination: the varied pays, then house edge,
         element of risk, call rate, standard deviation and hit frequency.
@@ -74,7 +75,7 @@ class Tuner:
         rows = []
         for combination in itertools.product(*values.values()):
             pays = dict(zip(values, combination))
-            s = self.evaluate(base.replace(name=f"{base.name} sweep", **pays)).summary()
+            s = self.evaluate(base.replace(name=f"{base.name} sweep", **pays), strategy).summary()
             rows.append({**{c: float(v) for c, v in pays.items()}, **{f: s[f] for f in SUMMARY_FIELDS}})
         return pd.DataFrame(rows)
 

@@ -37,6 +37,20 @@ def classify(player: np.ndarray, dealer: np.ndarray, disjoint: np.ndarray, quali
     )
 
 
+def boards(rules: Rules, flop: tuple[int, ...]):
+    """For every turn and river after the flop: (holdings from the cards left, their values,
+    their card masks, which pairs of them are disjoint)."""
+    rest = [c for c in rules.deck if c not in flop]
+    for tr in combinations(rest, 2):
+        left = [c for c in rest if c not in tr]
+        hs = np.array(list(combinations(left, rules.hole_cards)), dtype=np.int8)
+        vals = holding_values(rules, hs, tuple(flop) + tr)
+        masks = np.zeros(len(hs), dtype=np.int64)
+        for j in range(rules.hole_cards):
+            masks |= np.int64(1) << hs[:, j].astype(np.int64)
+        yield hs, vals, masks, (masks[:, None] & masks[None, :]) == 0
+
+
 def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray]:
     """{(flop, hole): 40 counts} for every decision state of the (small) deck."""
     k, deck = rules.hole_cards, rules.deck
@@ -47,14 +61,7 @@ def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], n
         holds = list(combinations(rest, k))
         row_of = {h: i for i, h in enumerate(holds)}
         acc = np.zeros((len(holds), 40), dtype=np.int64)
-        for tr in combinations(rest, 2):
-            left = [c for c in rest if c not in tr]
-            hs = np.array(list(combinations(left, k)), dtype=np.int8)
-            vals = holding_values(rules, hs, flop + tr)
-            masks = np.zeros(len(hs), dtype=np.int64)
-            for j in range(k):
-                masks |= np.int64(1) << hs[:, j].astype(np.int64)
-            disjoint = (masks[:, None] & masks[None, :]) == 0
+        for hs, vals, _, disjoint in boards(rules, flop):
             counts = classify(vals, vals, disjoint, rules.qualifier)
             rows = np.array([row_of[tuple(int(c) for c in h)] for h in hs])
             cols = 4 * category[vals].astype(np.int64)
@@ -62,4 +69,33 @@ def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], n
                 np.add.at(acc, (rows, cols + r), counts[:, r])
         for h, i in row_of.items():
             result[(flop, h)] = acc[i]
+    return result
+
+
+def brute_force_exposed(rules: Rules, flops=None) -> dict[tuple[tuple[int, ...], tuple[int, ...], int], np.ndarray]:
+    """{(flop, hole, e): 40 counts} for every state of the given flops (default: all) when
+    the player sees the dealer's card e: every board, and every dealer holding with e."""
+    k, deck = rules.hole_cards, rules.deck
+    category = tables().category
+    result = {}
+    for flop in flops if flops is not None else combinations(deck, 3):
+        flop = tuple(int(c) for c in flop)
+        rest = [c for c in deck if c not in flop]
+        holds = list(combinations(rest, k))
+        row_of = {h: i for i, h in enumerate(holds)}
+        acc = np.zeros((len(holds), 52, 40), dtype=np.int64)
+        for hs, vals, masks, disjoint in boards(rules, flop):
+            counts = classify(vals, vals, disjoint, rules.qualifier)  # check of the 4 results' order
+            p, d = vals[:, None], vals[None, :]
+            code = np.where(d < rules.qualifier, 0, np.where(d < p, 1, np.where(d == p, 2, 3)))
+            contains = ((masks[:, None] >> np.arange(52)) & 1).astype(np.int64)  # dealer holding x card e
+            rows = np.array([row_of[tuple(int(c) for c in h)] for h in hs])
+            for r in range(4):
+                per_e = (disjoint & (code == r)).astype(np.int64) @ contains  # player holding x card e
+                assert (per_e.sum(axis=1) == k * counts[:, r]).all()
+                np.add.at(acc, (rows, slice(None), 4 * category[vals].astype(np.int64) + r), per_e * (1 - contains))
+        for h, i in row_of.items():
+            for e in rest:
+                if e not in h:
+                    result[(flop, h, e)] = acc[i, e]
     return result

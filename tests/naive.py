@@ -25,3 +25,23 @@ def naive_state_counts(rules: Rules, hole, flop) -> np.ndarray:
         counts = classify(np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), rules.qualifier)[0]
         out[4 * category[player] : 4 * category[player] + 4] += counts
     return out
+
+
+def naive_informed_counts(rules: Rules, hole, flop, seen=(), dead=(), turn=None) -> np.ndarray:
+    """40 counts of one state when the player also saw dealer cards ``seen``, knows the
+    ``dead`` cards and (optionally) the turn: every board still to come, every dealer
+    holding that contains the seen cards, evaluated one by one."""
+    k, category = rules.hole_cards, tables().category
+    used = set(hole) | set(flop) | set(seen) | set(dead) | ({turn} if turn is not None else set())
+    rest = [c for c in rules.deck if c not in used]
+    boards = [(turn, r) for r in rest] if turn is not None else list(combinations(rest, 2))
+    out = np.zeros(40, dtype=np.int64)
+    for tr in boards:
+        board = tuple(flop) + tr
+        left = [c for c in rest if c not in tr]
+        dealers = np.array([tuple(seen) + d for d in combinations(left, k - len(seen))], dtype=np.int8)
+        player = int(holding_values(rules, np.array([hole], dtype=np.int8), board)[0])
+        dealer = holding_values(rules, dealers, board)
+        counts = classify(np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), rules.qualifier)[0]
+        out[4 * category[player] : 4 * category[player] + 4] += counts
+    return out

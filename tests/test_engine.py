@@ -1,6 +1,7 @@
 """The return engine against an independent state-by-state computation on a small deck:
 every strategy, both pay conventions, pays with huge denominators, exact ties."""
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -41,13 +42,13 @@ def settle(counts, pays, pays_on, m=2):
     return out
 
 
-def reference(states, paytable, strategy, pays_on):
+def reference(states, paytable, strategy, pays_on, rules=RULES):
     """House edge, call rate, variance and element of risk, state by state in Fractions."""
-    z, n = RULES.completions, sum(m for _, m in states)
+    z, n = rules.completions, sum(m for _, m in states)
     ev = ev2 = Fraction(0)
     calls = 0
     for counts, m in states:
-        outcomes = settle(counts, paytable.pays, pays_on)
+        outcomes = settle(counts, paytable.pays, pays_on, rules.call_multiple)
         value = sum(x * k for x, k in outcomes)
         if strategy == "always-call" or value > -z:
             calls += m
@@ -58,7 +59,7 @@ def reference(states, paytable, strategy, pays_on):
             ev2 += m * z
     total = n * z
     he = -ev / total
-    wager = Fraction(n + RULES.call_multiple * calls, n)
+    wager = Fraction(n + rules.call_multiple * calls, n)
     return {
         "house_edge": he,
         "call_rate": Fraction(calls, n),
@@ -147,3 +148,32 @@ def test_strategies_by_name_and_callable(small):
         engine.decide(None, "sometimes")
     with pytest.raises(ValueError, match="one decision per state"):
         engine.decide(None, lambda *a: np.ones(3, dtype=bool))
+
+
+@pytest.mark.parametrize(
+    "qualifier, plays",
+    [
+        (5, [(1, "optimal", "ante"), (3, "optimal", "call"), (4, "always-call", "ante")]),
+        pytest.param(None, [(2, "optimal", "ante"), (3, "optimal", "call")], marks=pytest.mark.slow),
+    ],
+    ids=["qualifier-7s", "no-qualifier"],
+)
+def test_call_multiples_and_qualifiers_match_a_state_by_state_computation(small, qualifier, plays):
+    """Each rule knob against the brute force: the qualifier's own counts (kernel and brute
+    force), call bets from 1x to 4x played on the same counts (with_rules)."""
+    if qualifier == RULES.qualifier_rank:
+        _, engine, states = small
+    else:
+        rules = replace(RULES, qualifier_rank=qualifier)
+        vectors, n = np.unique(np.array(list(brute_force(rules).values())), axis=0, return_counts=True)
+        engine, states = (
+            ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules),
+            list(zip(vectors, n.tolist())),
+        )
+    for m, strategy, pays_on in plays:
+        played = engine.with_rules(replace(engine.rules, call_multiple=m))
+        got = played.decide("madrid" if pays_on == "call" else None, strategy, pays_on)
+        want = reference(states, got.paytable, strategy, pays_on, played.rules)
+        assert {k: got.exact[k] for k in want} == want, (m, strategy, pays_on)
+    with pytest.raises(ValueError, match="its own store"):
+        engine.with_rules(replace(engine.rules, qualifier_rank=12))

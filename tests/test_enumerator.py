@@ -1,5 +1,7 @@
 """The enumerator against a naive brute force on small decks, every state and every count."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -21,8 +23,8 @@ SLOW_DECKS = [
 ]
 
 
-def check_against_brute_force(game, ranks, suits):
-    rules = preset(game).small_deck(ranks, suits)
+def check_against_brute_force(game, ranks, suits, **changes):
+    rules = replace(preset(game).small_deck(ranks, suits), **changes)
     sc = count_flops(rules, plan(rules), threads=2)
     reference = brute_force(rules)
     assert len(reference) == rules.states
@@ -52,6 +54,24 @@ def test_small_deck_matches_brute_force(game, ranks, suits):
 @pytest.mark.parametrize("game, ranks, suits", SLOW_DECKS)
 def test_small_deck_matches_brute_force_slow(game, ranks, suits):
     check_against_brute_force(game, ranks, suits)
+
+
+#: (deck, qualifier rank) pairs; None (qualifier strength 0) means every dealer hand qualifies
+QUALIFIER_CASES = [
+    pytest.param(
+        *deck, q, id=f"{deck[0]}-{name}", marks=[pytest.mark.slow] if deck[0] == "casino-omaha" and slow else []
+    )
+    for deck in (FAST_DECKS[0], FAST_DECKS[2])
+    for q, name, slow in ((None, "none", False), (0, "2s", True), (8, "Ts", False), (12, "As", True))
+]
+
+
+@pytest.mark.parametrize("game, ranks, suits, qualifier", QUALIFIER_CASES)
+def test_every_qualifier_matches_brute_force(game, ranks, suits, qualifier):
+    rules, sc = check_against_brute_force(game, ranks, suits, qualifier_rank=qualifier)
+    noqual = sc.counts[:, 0::4].astype(np.int64).sum()
+    if rules.omaha:  # every Omaha hand of this deck holds a pair; every Hold'em hand two pair or better
+        assert (noqual == 0) == (qualifier is None or qualifier <= min(rules.ranks))
 
 
 @pytest.mark.parametrize("game", ["casino-omaha", "casino-holdem"])
@@ -92,3 +112,14 @@ def test_closed_form_totals():
     assert preset("casino-holdem").total_combinations == 27_813_810_024_000
     classes = plan(preset("casino-omaha"))
     assert len(classes) == 1755 and sum(c.multiplicity for c in classes) == 22_100
+
+
+@pytest.mark.parametrize("threads", [0, -1, 100_000, 2.5, True])
+def test_bad_thread_counts_are_refused_before_any_kernel_runs(threads):
+    from analysis.equity import compute_equity
+
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    with pytest.raises(ValueError, match="threads must be a whole number from 1 to 256"):
+        count_flops(rules, plan(rules)[:1], threads=threads)
+    with pytest.raises(ValueError, match="threads must be a whole number from 1 to 256"):
+        compute_equity(["As Ah Ks Kh", "7c 8d 9c Td"], board="Tc 9d 2c", threads=threads)

@@ -17,6 +17,7 @@ SHOWS = {
     "02_paytable_tuning.ipynb": "72254351620246",  # the flush pay for a 2% edge, 72254351620246/47694931276919
     "03_strategy.ipynb": "5426070351277/465108712068000",  # the simple strategy's house edge
     "04_omaha_equity.ipynb": "30603606181/11589087510",  # the Madrid table on 4-card final hands
+    "05_game_protection.ipynb": "-165610697951/1738363126500",  # Casino Hold'em, one dealer card seen
     "06_side_bets.ipynb": "3310611/50896300",  # the Omaha Flop Bonus's house edge
 }
 

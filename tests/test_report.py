@@ -1,7 +1,6 @@
 """The full report: the workbook read back holds the API's numbers, the figures follow their
 stated formulas, and the HTML page renders in a real headless browser (Debian chromium)."""
 
-import shutil
 from fractions import Fraction
 from pathlib import Path
 from statistics import NormalDist
@@ -14,20 +13,10 @@ from analysis.figures import HORIZONS, LEVELS
 from analysis.render import SECTIONS
 from analysis.report import build_report
 from analysis.tables import CATEGORIES
+from browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "reports" / "screenshots"
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,900",
-)
 
 
 @pytest.fixture(scope="module")
@@ -127,19 +116,12 @@ def test_figures_follow_their_formulas(omaha_report):
 
 @pytest.mark.slow
 def test_html_renders_in_headless_chromium(omaha_report, tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
     report, _, page = omaha_report
     html_text = page.read_text()
     assert "http://" not in html_text and "https://" not in html_text  # self-contained
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "chromium"
-    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={tmp_path / 'profile'}",):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=options)
+    driver = chromium(tmp_path / "profile")
     try:
         driver.get(page.as_uri())
         assert driver.title.startswith("casino-omaha")
@@ -185,3 +167,28 @@ def test_report_command_writes_workbook_and_page(holdem, cli, tmp_path):
     data = cli("report", "--game", "casino-holdem", "--strategy", "simple", "--format", "json", "--no-progress").json()
     assert [row["combinations"] for row in data["return_table"]] == returns.combinations.tolist()
     assert data["strategy"] == "simple"
+
+
+def test_a_failed_write_keeps_the_old_report_and_no_temporary_file(tmp_path, monkeypatch):
+    """A full disk while a report is written: the older report of the same name is kept
+    whole and no temporary file is left."""
+    import errno
+
+    from analysis import atomic
+    from analysis.engine import ReturnEngine
+    from analysis.enumeration import count_flops, plan
+    from analysis.rules import preset
+
+    rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
+    report = build_report(ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules))
+    xlsx, page = report.write(tmp_path)
+    before = {p: p.read_bytes() for p in (xlsx, page)}
+
+    def no_space(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "replace", no_space)
+    with pytest.raises(OSError, match="No space left"):
+        report.write(tmp_path)
+    assert {p: p.read_bytes() for p in (xlsx, page)} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([xlsx.name, page.name])

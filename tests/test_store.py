@@ -1,12 +1,19 @@
 """The outcome store: atomic shards, resume after an interruption, reuse, damage detection,
 one state read from its shard, and the return engine's arrays kept beside the shards."""
 
+import errno
 import json
+import random
+import subprocess
+import sys
+import time
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from analysis import runs
+from analysis import atomic, runs
 from analysis import store as store_module
 from analysis.engine import ReturnEngine
 from analysis.enumeration import count_flops, plan
@@ -43,7 +50,8 @@ def test_interrupted_run_resumes_to_the_same_store(small, tmp_path, monkeypatch)
     assert resumed.complete and resumed.n_shards == 5 and len(resumed.done()) == 5
     fresh = runs.ensure_store(small, tmp_path / "fresh", progress=False)
     assert resumed.checksum == fresh.checksum
-    loaded = resumed.load(verify=True)
+    assert resumed.verify() == []
+    loaded = resumed.load()
     direct = count_flops(small, plan(small))
     np.testing.assert_array_equal(loaded.counts, direct.counts)
     np.testing.assert_array_equal(loaded.weight, direct.weight)
@@ -57,19 +65,6 @@ def test_complete_store_is_reused(small, tmp_path, monkeypatch):
     m = json.loads((store.path / "manifest.json").read_text())
     assert m["complete"] and m["total_states"] == small.states and m["rules"]["hole_cards"] == 3
     assert m["engine_version"] >= 1 and len(m["checksum"]) == 64
-
-
-def test_damaged_shard_is_detected(small, tmp_path):
-    store = runs.ensure_store(small, tmp_path, progress=False)
-    sc = store.read_shard(1)
-    sc.counts[0, 0] += 1
-    store_copy = OutcomeStore.for_rules(small, tmp_path)
-    digest = store_copy.manifest["shards"]["1"]["sha256"]
-    store_copy.write_shard(1, sc)  # rewrites the shard and its checksum ...
-    store_copy.manifest["shards"]["1"]["sha256"] = digest  # ... then restore the old checksum
-    store_copy._save_manifest()
-    with pytest.raises(StoreError, match="does not match its checksum"):
-        OutcomeStore.for_rules(small, tmp_path).verify()
 
 
 def test_store_of_other_rules_is_refused(small, tmp_path):
@@ -106,3 +101,102 @@ def test_engine_of_a_store_is_the_engine_of_its_counts(small, tmp_path, monkeypa
     monkeypatch.setattr(store_module.OutcomeStore, "cards", lambda self: pytest.fail("rebuilt"))
     again = ReturnEngine.from_store(OutcomeStore.for_rules(small, tmp_path))
     assert again.decide(None, "simple").exact == memory.decide(None, "simple").exact
+
+
+def figures(store):
+    result = ReturnEngine.from_store(store).decide("madrid", "optimal")
+    return result.exact
+
+
+def test_a_replaced_shard_is_refused_and_repaired(small, tmp_path):
+    """A shard replaced by another valid parquet file (other counts): every read refuses it,
+    naming the file and the fix; `enumerate --repair` restores the exact store."""
+    store = runs.ensure_store(small, tmp_path, progress=False)
+    want, checksum = figures(store), store.checksum
+    table = pq.read_table(store.shard_path(2))
+    counts = table.column("win_pair").to_numpy().copy()
+    counts[0] += 1
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("win_pair"), "win_pair", pa.array(counts)), store.shard_path(2)
+    )
+    import shutil
+
+    shutil.rmtree(store.path / "derived", ignore_errors=True)  # the engine must read the shards again
+    fresh = OutcomeStore.for_rules(small, tmp_path)
+    for read in (lambda: fresh.read_shard(2), fresh.load, fresh.cards, lambda: ReturnEngine.from_store(fresh)):
+        with pytest.raises(StoreError, match=r"shard-00002.parquet: the file does not match its checksum.*--repair"):
+            read()
+    hole, flop = fresh.read_shard(1).hole[0], fresh.read_shard(1).flop[0]  # other shards still read
+    assert len(fresh.read_state(hole.tolist(), flop.tolist())) == 40
+    assert runs.ensure_store(small, tmp_path, progress=False) is not None  # a plain run does not look inside
+    repaired = runs.ensure_store(small, tmp_path, progress=False, repair=True)
+    assert repaired.checksum == checksum and repaired.verify() == []
+    assert figures(repaired) == want
+
+
+@pytest.mark.parametrize("damage", ["edit", "garbage"])
+def test_a_damaged_manifest_is_refused_and_repaired(small, tmp_path, damage):
+    store = runs.ensure_store(small, tmp_path, progress=False)
+    want, checksum = figures(store), store.checksum
+    path = store.manifest_path
+    if damage == "edit":  # valid JSON, a shard said to hold other rows
+        manifest = json.loads(path.read_text())
+        manifest["shards"]["0"]["rows"] += 1
+        path.write_text(json.dumps(manifest))
+        message = "the manifest does not match its own checksum"
+    else:
+        path.write_bytes(b"\x00\x01 not json")
+        message = "the manifest cannot be read"
+    with pytest.raises(StoreError, match=f"manifest.json: {message}.*--repair"):
+        OutcomeStore.for_rules(small, tmp_path)
+    repaired = runs.ensure_store(small, tmp_path, progress=False, repair=True)
+    assert repaired.checksum == checksum and figures(repaired) == want
+
+
+def test_a_deleted_shard_is_enumerated_again(small, tmp_path):
+    store = runs.ensure_store(small, tmp_path, progress=False)
+    checksum = store.checksum
+    store.shard_path(3).unlink()
+    again = runs.ensure_store(small, tmp_path, progress=False)
+    assert again.checksum == checksum and again.shard_path(3).exists() and again.verify() == []
+
+
+def test_a_full_disk_leaves_no_temporary_file_and_keeps_the_old_file(small, tmp_path, monkeypatch):
+    store = runs.ensure_store(small, tmp_path, progress=False)
+    before = store.shard_path(1).read_bytes()
+    real_replace = atomic.os.replace
+
+    def no_space(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "replace", no_space)
+    with pytest.raises(OSError, match="No space left"):
+        store.write_shard(1, store.read_shard(1))
+    monkeypatch.setattr(atomic.os, "replace", real_replace)
+    assert store.shard_path(1).read_bytes() == before
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".") and p.name.endswith(".tmp")]
+
+
+def test_two_enumerations_at_once_killed_at_random_moments(small, tmp_path, monkeypatch):
+    """Two processes enumerate one store; one of them is killed at a random moment, and the
+    store that remains is always the clean one, with a complete manifest."""
+    monkeypatch.setattr(store_module, "FLOPS_PER_SHARD", 4)  # many shards: many moments to die in
+    clean = runs.ensure_store(small, tmp_path / "clean", progress=False)
+    code = (
+        "import sys\nfrom analysis import runs, store\nfrom analysis.rules import preset\n"
+        "store.FLOPS_PER_SHARD = 4\n"
+        "runs.ensure_store(preset('casino-omaha').small_deck('89TJQKA', 'cd'), sys.argv[1], progress=False)\n"
+    )
+    rng = random.Random(12)
+    for attempt in range(3):
+        root = tmp_path / f"run{attempt}"
+        runners = [subprocess.Popen([sys.executable, "-c", code, str(root)]) for _ in range(2)]
+        time.sleep(rng.uniform(0.3, 2.0))
+        victim = runners[rng.randrange(2)]
+        victim.kill()
+        survivor = next(p for p in runners if p is not victim)
+        assert survivor.wait(timeout=300) == 0
+        victim.wait()
+        store = OutcomeStore.for_rules(small, root)
+        assert store.complete and store.checksum == clean.checksum and store.verify() == []
+        assert not list(root.rglob(".*.tmp"))

@@ -1,11 +1,11 @@
 """``casino-omaha advise``: the exact EV of calling and folding one state (hole cards and
-flop), and the optimal decision."""
+flop, and the dealer cards seen or dead cards known, if any), and the optimal decision."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .common import add_format, add_game_options, add_pay_options, print_json
+from .common import add_format, add_game_options, add_pay_options, print_json, rules_for
 
 NAME = "advise"
 
@@ -20,6 +20,10 @@ def add_parser(sub) -> None:
     add_pay_options(p)
     p.add_argument("--store", type=Path, default=None, help="outcome store root (see `report --help`)")
     p.add_argument("--enumerate", action="store_true", help="enumerate the state even when a store exists")
+    p.add_argument("--exposed", default=None, metavar="CARDS", help='dealer cards the player saw, e.g. "3c"')
+    p.add_argument(
+        "--dead", default=None, metavar="CARDS", help='cards out of play (other seats\' hole cards), e.g. "3c 4c 5d"'
+    )
     add_format(p)
 
 
@@ -31,6 +35,8 @@ def format_advice(a) -> str:
         [
             f"{a.attrs['game']}: hole {a.attrs['hole']}, flop {a.attrs['flop']}  "
             f"(pay table {a.attrs['paytable']}, pays on the {a.attrs['pays_on']})",
+            *([f"seen       dealer {a.attrs['exposed']}"] if a.attrs["exposed"] else []),
+            *([f"dead       {a.attrs['dead']}"] if a.attrs["dead"] else []),
             f"hand now   {a.attrs['hand']}",
             f"EV(call)   {call['ev']:+.6f} antes  (exact {call['ev_exact']})",
             f"EV(fold)   {fold['ev']:+.6f} antes",
@@ -44,7 +50,17 @@ def format_advice(a) -> str:
 def run(args) -> int:
     from ..advice import advise
 
-    a = advise(args.hole, args.flop, args.game, args.paytable, args.pays_on, args.store, args.enumerate)
+    a = advise(
+        args.hole,
+        args.flop,
+        rules_for(args),
+        args.paytable,
+        args.pays_on,
+        args.store,
+        args.enumerate,
+        args.exposed,
+        args.dead,
+    )
     if args.format == "json":
         call, fold = a.loc["call"], a.loc["fold"]
         print_json(

@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
-from ..rules import PAYS_ON, PRESETS
+from ..rules import PAYS_ON, PRESETS, Rules, parse_qualifier
 from ..threads import MAX_THREADS
 
 MAX_HANDS = 10**9
@@ -33,6 +35,7 @@ def whole_number(low: int, high: int | None = None, what: str = "a number"):
 
 
 threads = whole_number(1, MAX_THREADS, "threads")
+workers = whole_number(1, MAX_THREADS, "workers")
 hands = whole_number(1, MAX_HANDS, "hands")
 seed = whole_number(0, 2**63 - 1, "the seed")
 
@@ -45,8 +48,33 @@ def number(text: str) -> Fraction:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
 
 
+def qualifier(text: str) -> str:
+    """An argparse type: the dealer's qualifier (a rank or ``none``), checked, kept as text."""
+    try:
+        parse_qualifier(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def add_game_options(p: argparse.ArgumentParser, store: bool = True) -> None:
     p.add_argument("--game", choices=tuple(PRESETS), default="casino-omaha", help="the game (default casino-omaha)")
+    p.add_argument(
+        "--qualifier",
+        type=qualifier,
+        default=None,
+        metavar="RANK|none",
+        help="the dealer qualifies with a pair of RANK (2..9, T, J, Q, K, A) or better, or always (none); "
+        "default: the game's own (casino-omaha 7s, casino-holdem 4s). Another qualifier has its own counts: "
+        "its store is computed on first use (about a minute for casino-omaha) and kept",
+    )
+    p.add_argument(
+        "--call-multiple",
+        type=whole_number(1, 4, "the call bet"),
+        default=None,
+        metavar="N",
+        help="the call bet, N times the ante (1 to 4; default 2): the same counts, strategy re-optimised",
+    )
     if store:
         p.add_argument(
             "--store",
@@ -73,6 +101,41 @@ def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> Non
     )
 
 
+def add_cluster_options(p: argparse.ArgumentParser) -> None:
+    """Where the shards of a heavy job run (see :mod:`analysis.cluster`)."""
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="dask scheduler to run on, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
+        "else a local cluster of one worker process per core)",
+    )
+    p.add_argument(
+        "--workers", type=workers, default=None, help="worker processes of the local cluster (default: one per core)"
+    )
+    p.add_argument(
+        "--no-cluster", action="store_true", help="no dask: run the shards in this process, on --threads threads"
+    )
+
+
+@contextmanager
+def cluster_for(args) -> Iterator:
+    """The cluster the options ask for (None with --no-cluster), started when first used;
+    its dashboard's address is printed then."""
+    if args.no_cluster:
+        yield None
+        return
+    from ..cluster import connect
+
+    def started(cluster) -> None:
+        where = "local cluster" if cluster.local else f"scheduler {cluster.address}"
+        dashboard = f"dashboard {cluster.dashboard}" if cluster.dashboard else "no dashboard"
+        print(f"dask: {where}, {cluster.workers} workers; {dashboard}", file=sys.stderr, flush=True)
+
+    with connect(args.scheduler, args.workers, started) as cluster:
+        yield cluster
+
+
 def add_format(p: argparse.ArgumentParser, *extra: str) -> None:
     p.add_argument("--format", choices=("table", "json", *extra), default="table", help="output format")
 
@@ -82,11 +145,23 @@ def progress(args) -> bool | None:
     return False if args.no_progress else None
 
 
+def rules_for(args) -> Rules:
+    """The rules of ``--game`` with ``--qualifier`` and ``--call-multiple`` applied."""
+    from dataclasses import replace
+
+    rules = PRESETS[args.game]
+    if args.qualifier is not None:
+        rules = replace(rules, qualifier_rank=parse_qualifier(args.qualifier))
+    if args.call_multiple is not None:
+        rules = replace(rules, call_multiple=args.call_multiple)
+    return rules
+
+
 def engine_for(args):
-    """The return engine of ``--game`` from its store (enumerated first if missing)."""
+    """The return engine of the game's rules from its store (enumerated first if missing)."""
     from ..engine import load_engine
 
-    return load_engine(args.game, args.store, args.threads, progress(args))
+    return load_engine(rules_for(args), args.store, args.threads, progress(args))
 
 
 def print_json(data) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_format, add_game_options, print_json, progress
+from .common import add_cluster_options, add_format, add_game_options, cluster_for, print_json, progress, rules_for
 
 NAME = "enumerate"
 
@@ -10,15 +10,21 @@ NAME = "enumerate"
 def add_parser(sub) -> None:
     p = sub.add_parser(NAME, help="build (or resume) the exact outcome store of a game", description=__doc__)
     add_game_options(p)
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="check every shard against its checksums and enumerate the damaged or missing ones again",
+    )
+    add_cluster_options(p)
     add_format(p)
 
 
 def run(args) -> int:
-    from ..rules import preset
     from ..runs import ensure_store
 
-    rules = preset(args.game)
-    store = ensure_store(rules, args.store, args.threads, progress(args))
+    rules = rules_for(args)
+    with cluster_for(args) as cluster:
+        store = ensure_store(rules, args.store, args.threads, progress(args), repair=args.repair, cluster=cluster)
     m = store.manifest
     if args.format == "json":
         print_json(

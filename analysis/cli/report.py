@@ -53,6 +53,7 @@ def format_result(result) -> str:
     lines = [
         f"{result.rules.name}: pay table {result.paytable.name} (pays on the {result.pays_on}), "
         f"{result.strategy} strategy",
+        f"{result.rules.qualifier_phrase}; the call bet is {result.rules.call_multiple}x the ante",
         "",
         t.to_string(index=False),
         "",
@@ -91,7 +92,12 @@ def run(args) -> int:
     if args.format == "json":
         print_json(
             result.summary()
-            | {"store_checksum": engine.source.checksum, "return_table": result.table.to_dict(orient="records")}
+            | {
+                "qualifier": engine.rules.describe()["qualifier"],
+                "call_multiple": engine.rules.call_multiple,
+                "store_checksum": engine.source.checksum,
+                "return_table": result.table.to_dict(orient="records"),
+            }
         )
     elif args.format == "csv":
         print(result.table.to_csv(index=False), end="")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from pathlib import Path
 
 from .common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
 from .report import format_result
@@ -79,11 +80,13 @@ def run(args) -> int:
     if sweeps:
         frame = tuner.sweep(table, **sweeps)
         if args.plot:
+            from ..atomic import atomic_path
             from ..plots import plot_sweep
 
             names = list(sweeps)
             ax = plot_sweep(frame, names[0], names[1] if len(names) > 1 else None)
-            ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
+            with atomic_path(Path(args.plot)) as tmp:
+                ax.figure.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
         print(frame.to_json(orient="records") if args.format == "json" else frame.to_string(index=False))
     elif args.target is not None:
         frame = tuner.solve(args.target, args.vary, tuple(args.bounds), args.integer, table)

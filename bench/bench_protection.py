@@ -1,0 +1,95 @@
+"""Game protection: the exact one-card exposure, the speed-up on a dask cluster, and the
+sampled estimators (the base games' stores must exist; `make report` builds Omaha's).
+
+* Exact one-card exposure of Casino Omaha and Casino Hold'em: wall time and peak resident
+  memory of a fresh process that decides every state (in this process, 2 threads) into a
+  fresh result folder. With ``BENCH_SKIP_FULL=1`` Casino Omaha runs on every 25th flop
+  class only, and the full cost is extrapolated by canonical holdings (the work is
+  proportional to holdings x turn/river pairs, and every flop has the same pairs).
+* Speed-up from 1 to 2 dask workers (a LocalCluster of single-threaded workers) on the same
+  shards of Casino Omaha flop classes (cluster start-up not counted).
+* States per second of the sampled estimator, per kind of information (2 threads).
+"""
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+from analysis.cluster import connect, run_shards
+from analysis.engine import load_engine
+from analysis.enumeration import plan, prepare
+from analysis.exposure import ExposureJob
+from analysis.paytable import PayTable
+from analysis.protection_runs import _exposure_shard
+from analysis.sampling import Information, SampleJob
+from analysis.simple_strategy import derive_simple_strategy
+
+SKIP_FULL = bool(os.environ.get("BENCH_SKIP_FULL"))
+SAMPLE_STEP = 25
+
+
+def exact_run(game: str) -> tuple[float, float]:
+    """(wall seconds, peak GiB) of a fresh process running the whole exact exposure."""
+    with tempfile.TemporaryDirectory() as tmp:
+        code = (
+            "import resource, time\nfrom analysis.engine import load_engine\n"
+            "from analysis.protection_runs import exposure_run\n"
+            f"e = load_engine({game!r}, progress=False)\nt = time.perf_counter()\n"
+            f"exposure_run(e.rules, engine=e, results={tmp!r}, progress=False, threads=2)\n"
+            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)\n"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    wall, peak = out.stdout.split()
+    return float(wall), float(peak)
+
+
+def main() -> None:
+    table = PayTable.load(None)
+    omaha = load_engine("casino-omaha", progress=False)
+    job = ExposureJob(omaha.rules, table, "ante", derive_simple_strategy(omaha, table, "ante"))
+    classes = plan(omaha.rules)
+    print("game protection (default AnteWin table):")
+    for game in ("casino-holdem",) + (() if SKIP_FULL else ("casino-omaha",)):
+        wall, peak = exact_run(game)
+        print(f"  {game} exact one-card exposure (2 threads): {wall:.1f} s, peak memory {peak:.2f} GiB")
+    if SKIP_FULL:
+        sample = classes[::SAMPLE_STEP]
+        holdings = len(prepare(omaha.rules, sample).holdings)
+        start = time.perf_counter()
+        job.run(sample, threads=2)
+        took = time.perf_counter() - start
+        print(
+            f"  casino-omaha exact one-card exposure on {len(sample)} of {len(classes)} flop classes "
+            f"({holdings:,} of {omaha.states:,} holdings, 2 threads): {took:.1f} s; the whole game at this "
+            f"rate: {took * omaha.states / holdings / 60:.1f} min; peak memory of this process "
+            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.2f} GiB"
+        )
+
+    shards = {i: (job, classes[300 + 2 * i : 302 + 2 * i]) for i in range(16)}
+    times = {}
+    for workers in (1, 2):
+        with connect(workers=workers) as cluster:
+            cluster.client.wait_for_workers(workers)
+            start = time.perf_counter()
+            run_shards(cluster, _exposure_shard, shards, lambda i, r: None, "bench", progress=False)
+            times[workers] = time.perf_counter() - start
+    print(
+        f"  dask speed-up on 16 shards of 2 Omaha flop classes: 1 worker {times[1]:.1f} s, "
+        f"2 workers {times[2]:.1f} s: x{times[1] / times[2]:.2f}"
+    )
+
+    print("  sampled estimator, Casino Omaha, states per second (2 threads, every completion of each):")
+    kinds = [Information("exposed", 1), Information("exposed", 2), Information("turn")]
+    kinds += [Information("colluders", k) for k in (1, 3, 6)]
+    for info in kinds:
+        sample = SampleJob(omaha.rules, table, "ante", info, seed=1)
+        start = time.perf_counter()
+        sample.margins(0, 256, threads=2)
+        print(f"    {info.describe():24s} {256 / (time.perf_counter() - start):8.1f} states/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The tuning page in a real browser: ``casino-omaha app`` serves the panel on 127.0.0.1,
+headless Chromium (Debian chromium, as the report test) types new flush pays, and the
+house edge on the page becomes the engine's exact value for each table. No console errors,
+a screenshot under reports/screenshots/, and the server stops at the end.
+
+The timings (app start to the first figures, each change to its figures on screen) go to
+reports/bench/panel-browser.json, which ``make bench`` (bench/bench_panel.py) reports."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from analysis.panel_view import decimal_text
+from analysis.paytable import PayTable
+from browser import chromium
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOTS = ROOT / "reports" / "screenshots"
+TIMINGS = ROOT / "reports" / "bench" / "panel-browser.json"
+FLUSH_PAYS = ("3", "5/2", "1.75", "2.25", "2")
+#: The house edge cell's text, read in the page (the cell is replaced on every update).
+HOUSE_EDGE = "const e = document.querySelector('.tp-house_edge'); return e ? e.textContent : ''"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def app(omaha, tmp_path):
+    """The page's address; the server (its whole process group) is stopped afterwards."""
+    port = free_port()
+    log = tmp_path / "app.log"  # a file, not a pipe: a pipe nobody reads would stop the server when full
+    began = time.perf_counter()
+    with open(log, "w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "analysis.cli", "app", "--port", str(port), "--no-progress", "--out", str(tmp_path)],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        for _ in range(600):  # the server listens (a request for the page would start a kernel)
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None, f"the app server stopped:\n{log.read_text()}"
+                time.sleep(0.1)
+        assert f"tuning page for casino-omaha: {url}" in log.read_text()  # the address, printed
+        yield url, began
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(10)
+
+
+@pytest.mark.slow
+def test_change_the_flush_pay_in_chromium(app, omaha, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _, engine = omaha
+    url, began = app
+    driver = chromium(tmp_path / "profile", size="1400,1000")
+    try:
+        driver.get(url)
+        edge = lambda: driver.execute_script(HOUSE_EDGE)  # noqa: E731
+        WebDriverWait(driver, 300, 0.05).until(lambda d: edge())
+        start = time.perf_counter() - began
+        assert edge() == decimal_text("house_edge", engine.decide().exact)
+        assert "import" not in driver.find_element(By.TAG_NAME, "body").text  # no code on the page
+        box = driver.find_element(By.CSS_SELECTOR, ".tp-pay-flush input")
+        latencies = []
+        for pay in FLUSH_PAYS:
+            want = decimal_text("house_edge", engine.decide(PayTable.load(None).replace(flush=Fraction(pay))).exact)
+            before = edge()
+            box.send_keys(Keys.CONTROL, "a")
+            box.send_keys(pay + Keys.ENTER)
+            sent = time.perf_counter()
+            WebDriverWait(driver, 120, 0.01).until(lambda d, before=before: edge() != before)
+            latencies.append(time.perf_counter() - sent)
+            assert edge() == want, pay
+        plot = "const i = document.querySelector('.tp-plot'); return i && i.complete ? i.naturalWidth : 0"
+        WebDriverWait(driver, 300, 0.2).until(lambda d: d.execute_script(plot))  # the sweep, drawn after the figures
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SCREENSHOTS / "tuning-app.png"))
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps({"app_start_s": start, "change_to_screen_s": latencies, "pays": FLUSH_PAYS}))

@@ -1,0 +1,184 @@
+"""The tuning panel driven from Python as a user drives it (a value typed in a box, a slider
+moved, a button pressed): every figure it shows equals the engine's exact result for that
+table; bad values keep the last good result; changes coalesce; a saved CSV read back by
+``casino-omaha report --paytable`` gives the figures the panel shows."""
+
+import threading
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analysis.panel import TuningPanel, parse_edge
+from analysis.panel_view import FIGURES, decimal_text, exact_text
+from analysis.paytable import PayTable
+from analysis.tables import CATEGORIES
+
+pytestmark = pytest.mark.slow  # each figure is a pass over the full Casino Omaha store
+
+
+@pytest.fixture(scope="module")
+def panel(omaha, tmp_path_factory):
+    _, engine = omaha
+    p = TuningPanel(engine=engine, out_dir=tmp_path_factory.mktemp("panel"), sweep_points=3)
+    assert p.wait(300)
+    yield p
+    p.close()
+
+
+def shown(p: TuningPanel, result) -> None:
+    """Every figure on screen, decimal and exact, is the engine's; so is the return table."""
+    assert p.wait(300)
+    html = p.figures.value
+    for key, _, _ in FIGURES:
+        assert f"class='tp-{key}'>{decimal_text(key, result.exact)}<" in html, key
+        assert f"tp-{key}-exact'>{exact_text(key, result.exact)}<" in html, key
+    for n in result.table["combinations"]:
+        assert f"<td>{n:,}</td>" in p.returns.value
+    assert p.result.exact == result.exact
+
+
+def set_box(p: TuningPanel, category: str, text: str) -> None:
+    p.boxes[category].value = text
+    assert p.wait(300)
+
+
+def test_start_shows_the_default_table(panel, omaha):
+    _, engine = omaha
+    shown(panel, engine.decide())
+    assert "16455068456/4844882417375" in panel.figures.value  # the README's exact house edge
+    assert "equals the starting table" in panel.difference.value
+    assert panel.plot.value[:4] == b"\x89PNG"
+
+
+def test_a_typed_fraction_and_a_moved_slider(panel, omaha):
+    _, engine = omaha
+    set_box(panel, "flush", "3/2")
+    want = engine.decide(PayTable.load(None).replace(flush=Fraction(3, 2)))
+    shown(panel, want)
+    assert panel.sliders["flush"].value == 1.5 and panel.focus == "flush"
+    assert "flush" in panel.difference.value and "tp-diff-figures" in panel.difference.value
+    panel.sliders["full_house"].value = 4.5
+    assert panel.wait(300)
+    assert panel.boxes["full_house"].value == "4.5" and panel.focus == "full_house"
+    shown(panel, engine.decide(PayTable.load(None).replace(flush=Fraction(3, 2), full_house=Fraction(9, 2))))
+    # the sweep is over the pay last changed, at the table's other pays, and marks the current point
+    frame = panel._sweeps[next(k for k in reversed(list(panel._sweeps)) if k[3] == "full_house")]
+    row = frame.iloc[1]
+    point = engine.decide(panel.table.replace(full_house=Fraction(row["full_house"]).limit_denominator(100)))
+    assert row["house_edge"] == float(point.exact["house_edge"])
+    set_box(panel, "full_house", "3")
+    set_box(panel, "flush", "2")
+    shown(panel, engine.decide())
+
+
+def test_a_bad_value_keeps_the_last_good_result(panel, omaha):
+    _, engine = omaha
+    before = panel.figures.value
+    for bad in ("two", "-1", "1/0"):
+        set_box(panel, "straight", bad)
+        assert "is not a pay" in panel.notes["straight"].value
+        assert "last good table" in panel.status.value
+        assert panel.figures.value == before
+    set_box(panel, "straight", "1")
+    assert panel.notes["straight"].value == ""
+    shown(panel, engine.decide())
+
+
+def test_changes_arriving_during_a_computation_coalesce(panel, omaha):
+    _, engine = omaha
+    gate = threading.Event()
+    panel.worker.queue(gate.wait)  # the worker is busy until the gate opens
+    count = panel.computations
+    for pay in ("3", "4", "5", "6"):
+        panel.boxes["four_of_a_kind"].value = pay
+    gate.set()
+    shown(panel, engine.decide(PayTable.load(None).replace(four_of_a_kind=6)))
+    assert panel.computations == count + 1  # one pass for four changes: the last one
+    set_box(panel, "four_of_a_kind", "10")
+
+
+def test_convention_strategy_call_bet_and_game(panel, omaha, holdem):
+    rules, engine = omaha
+    madrid = PayTable.load("madrid")
+    for c in CATEGORIES:
+        panel.boxes[c].value = str(madrid.pays[c])
+    panel.pays_on.value = "call"
+    panel.strategy.value = "always-call"
+    shown(panel, engine.decide(madrid, "always-call", "call"))
+    panel.strategy.value = "optimal"
+    panel.call_multiple.value = 3
+    shown(panel, engine.with_rules(replace(rules, call_multiple=3)).decide(madrid, "optimal", "call"))
+    panel.game.value = "casino-holdem"  # its own qualifier and call bet come with it
+    assert panel.qualifier.value == "4s" and panel.call_multiple.value == 2
+    shown(panel, holdem[1].decide(madrid, "optimal", "call"))
+    for c in CATEGORIES:
+        panel.boxes[c].value = str(PayTable.load(None).pays[c])
+    panel.pays_on.value = "ante"
+    shown(panel, holdem[1].decide())
+    assert f"{float(holdem[1].decide().exact['house_edge']):.6%}".startswith("2.15")  # the published 2.16%
+
+
+def test_a_qualifier_gets_its_own_counts(panel, holdem):
+    rules, engine = holdem
+    panel.game.value = "casino-holdem"
+    panel.qualifier.value = "none"
+    assert panel.wait(600)
+    no_qualifier = replace(rules, qualifier_rank=None)
+    assert panel.engines.store(no_qualifier).complete  # kept for the next look
+    result = panel.result
+    assert result.rules == no_qualifier
+    assert result.table.loc[result.table.outcome == "dealer_not_qualifying", "combinations"].sum() == 0
+    assert result.exact["house_edge"] != engine.decide().exact["house_edge"]
+    panel.game.value = "casino-omaha"
+    assert panel.wait(300) and panel.qualifier.value == "7s"
+
+
+def test_solve_save_and_read_back_with_the_cli(panel, holdem, cli, tmp_path):
+    _, engine = holdem
+    panel.game.value = "casino-holdem"  # a solve is some thirty passes: the smaller game
+    panel.target.value = "2%"
+    set_box(panel, "flush", "2.5")  # the pay last changed is the one solved for
+    assert panel.solve.description == "solve the flush pay"
+    panel.solve.click()
+    assert panel.wait(600)
+    pay = Fraction(panel.boxes["flush"].value)
+    assert panel.result.exact["house_edge"] == Fraction(1, 50) and 2 < pay < 3
+    assert engine.decide(PayTable.load(None).replace(flush=pay)).exact["house_edge"] == Fraction(1, 50)
+    panel.csv_path.value = str(tmp_path)
+    panel.save.click()
+    assert panel.wait(60)
+    assert panel.saved.read_text() == panel.table.to_csv()
+    back = cli("report", "--game", "casino-holdem", "--paytable", panel.saved, "--format", "json").json()
+    assert back["house_edge_exact"] == str(panel.result.exact["house_edge"]) == "1/50"
+    assert back["element_of_risk_exact"] == str(panel.result.exact["element_of_risk"])
+    assert back["call_rate"] == float(panel.result.exact["call_rate"])
+    assert [r["combinations"] for r in back["return_table"]] == panel.result.table["combinations"].tolist()
+    panel.target.value = "50%"
+    panel.solve.click()
+    assert panel.wait(300)
+    assert "out of reach" in panel.message.value
+    set_box(panel, "flush", "2")
+    panel.game.value = "casino-omaha"
+    assert panel.wait(300)
+
+
+def test_write_the_full_report(panel, omaha, tmp_path):
+    _, engine = omaha
+    set_box(panel, "royal_flush", "250")
+    panel.out_dir.value = str(tmp_path)
+    panel.write.click()
+    assert panel.wait(900)
+    xlsx, page = panel.report_paths
+    assert xlsx.exists() and page.exists() and xlsx.parent == tmp_path
+    assert "antewin-tuned" in xlsx.name
+    assert str(panel.result.exact["house_edge"]) in page.read_text()
+    set_box(panel, "royal_flush", "100")
+
+
+def test_parse_edge():
+    assert parse_edge("2%") == parse_edge("0.02") == parse_edge("1/50") == Fraction(1, 50)
+    with pytest.raises(ValueError):
+        parse_edge("two")
+    assert np.isclose(float(parse_edge(" 0.5 % ")), 0.005)
