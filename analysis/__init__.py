@@ -91,6 +91,21 @@ _API = {
     "low_ranks": "omaha",
     "describe": "evaluate",
     "describe_omaha": "evaluate",
+    "SideBet": "sidebet",
+    "SideBetError": "sidebet",
+    "SideBets": "side_returns",
+    "SideBetResult": "side_returns",
+    "solve_side_bet": "side_tuning",
+    "analyse_progressive": "progressive",
+    "Progressive": "progressive",
+    "meter_returns": "progressive",
+    "floor_figures": "floor",
+    "side_bet_wagers": "floor",
+    "Wager": "floor",
+    "simulate_side_bet": "side_simulation",
+    "plot_side_bet": "side_plots",
+    "plot_line_probabilities": "side_plots",
+    "plot_meter": "side_plots",
     "CATEGORIES": "tables",
     "parse_cards": "cards",
     "format_cards": "cards",
@@ -119,6 +134,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from .equity import EquityResult, compute_equity
     from .evaluate import describe, describe_omaha
     from .figures import confidence_table, final_hands_table, return_table, rules_table, summary_table
+    from .floor import Wager, floor_figures, side_bet_wagers
     from .hand_classes import HAND_CLASSES, hand_profile
     from .omaha import describe_high, describe_low, low_ranks, omaha_high, omaha_low
     from .outcomes import COLUMNS, StateCounts
@@ -135,12 +151,18 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         plot_protection,
         plot_sweep,
     )
+    from .progressive import Progressive, analyse_progressive, meter_returns
     from .protection import exposure_result, information_table, seen_card_table
     from .protection_runs import exposure_run, sampled_run, stored_protection
     from .report import Report, build_report
     from .rules import PAYS_ON, PRESETS, Rules, preset
     from .runs import ensure_store, load_outcomes
     from .sampling import BaseControl, Information, estimate
+    from .side_plots import plot_line_probabilities, plot_meter, plot_side_bet
+    from .side_returns import SideBetResult, SideBets
+    from .side_simulation import simulate_side_bet
+    from .side_tuning import solve_side_bet
+    from .sidebet import SideBet, SideBetError
     from .simple_strategy import SimpleStrategy, derive_simple_strategy
     from .simulate import simulate_strategy
     from .store import OutcomeStore, StoreError

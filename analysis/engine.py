@@ -19,6 +19,10 @@ Strategies (:data:`STRATEGIES`): ``optimal`` (call when EV(call) > EV(fold); an 
 folds), ``always-call``, ``always-fold``, ``simple`` (the few-rule strategy derived for
 the game and pay table), or any callable ``f(engine, paytable, pays_on) -> bool per state``.
 
+A :class:`StateTerm` adds a per-state amount to EV(call) - EV(fold) of the optimal
+decision, exactly: a side bet that the player forfeits by folding is worth its expected
+result plus the stake to calling (see :mod:`analysis.side_returns`).
+
 >>> from analysis.enumeration import count_flops, plan
 >>> from analysis.rules import preset
 >>> rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
@@ -35,6 +39,8 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -63,6 +69,22 @@ PAY_SOURCES = (
 REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
 
 Strategy = Callable[["ReturnEngine", PayTable, str], np.ndarray]
+
+
+class StateTerm(Protocol):
+    """An exact amount added to EV(call) - EV(fold) of every state, in antes: state i's is
+    ``numerators(1)[i] / denominator``."""
+
+    denominator: int
+
+    def numerators(self, factor: int) -> np.ndarray | None:
+        """``factor`` x the numerator of every state (int64), or None when beyond 64 bits."""
+
+    def approx(self) -> np.ndarray:
+        """The amount of every state in float64 (to find near-ties when numerators do not fit)."""
+
+    def exact(self, rows: np.ndarray) -> list[Fraction]:
+        """The exact amount of the given states."""
 
 
 @dataclass
@@ -204,8 +226,8 @@ class ReturnEngine:
         coef, base, d = margin_coefficients(paytable, self.rules, pays_on, self.rules.completions)
         return [coef[cols[0]] for cols in PAY_SOURCES], base, d  # the columns of a source pay alike
 
-    def optimal_calls(self, paytable: PayTable, pays_on: str = "ante") -> np.ndarray:
-        return self._play(paytable, pays_on, None)[1]
+    def optimal_calls(self, paytable: PayTable, pays_on: str = "ante", extra: StateTerm | None = None) -> np.ndarray:
+        return self._play(paytable, pays_on, None, extra)[1]
 
     def margins(self, paytable=None, pays_on: str = "ante") -> np.ndarray:
         """EV(call) - EV(fold) of every state, in antes (float64: for plots)."""
@@ -226,15 +248,24 @@ class ReturnEngine:
     # --- playing ----------------------------------------------------------------------
 
     def decide(
-        self, paytable=None, strategy: str | Strategy = "optimal", pays_on: str = "ante", name: str | None = None
+        self,
+        paytable=None,
+        strategy: str | Strategy = "optimal",
+        pays_on: str = "ante",
+        name: str | None = None,
+        extra: StateTerm | None = None,
     ) -> GameResult:
         """The return table and exact figures of a strategy with a pay table (PayTable,
         CSV path, table name, dict or DataFrame; None for the default AnteWin table).
-        ``name`` names the strategy in the result (default: its name, or the callable's)."""
+        ``name`` names the strategy in the result (default: its name, or the callable's).
+        ``extra`` (optimal strategy only) is added to EV(call) - EV(fold) of every state
+        when deciding; the return table is the main game's alone."""
         paytable = PayTable.load(paytable)
         check_pays_on(pays_on)
+        if extra is not None and strategy != "optimal":
+            raise ValueError("a per-state term changes only the optimal strategy's decisions")
         if strategy == "optimal":
-            sums, calls = self._play(paytable, pays_on, None)
+            sums, calls = self._play(paytable, pays_on, None, extra)
         else:
             calls = self._strategy(strategy)(self, paytable, pays_on)
             calls = np.ascontiguousarray(calls, dtype=bool)
@@ -256,38 +287,105 @@ class ReturnEngine:
         except KeyError:
             raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}") from None
 
-    def _play(self, paytable: PayTable, pays_on: str, calls: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def _play(
+        self, paytable: PayTable, pays_on: str, calls: np.ndarray | None, extra: StateTerm | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Column sums over the called states (and the called weight) and the decisions;
-        ``calls`` None plays the optimal strategy."""
+        ``calls`` None plays the optimal strategy (with ``extra`` added to every margin)."""
         if calls is not None:
             return self.pay.play(self.weight, calls), calls
         calls = np.empty(self.states, dtype=bool)
-        coef, base, _ = self.coefficients(paytable, pays_on)
-        if max(abs(c) for c in coef + [base]) < _INT64:
-            return self.pay.play(self.weight, calls, coef, base), calls
-        calls[:] = self._decide_huge(coef, base)
+        coef, base, d = self.coefficients(paytable, pays_on)
+        common, offset = d * self.rules.completions, None
+        if extra is not None:  # margin and term on one scale: lcm(d x completions, the term's denominator)
+            common = lcm(common, extra.denominator)
+            factor = common // (d * self.rules.completions)
+            coef, base = [c * factor for c in coef], base * factor
+            if max(abs(c) for c in coef + [base]) < _INT64:
+                offset = extra.numerators(common // extra.denominator)
+        if max(abs(c) for c in coef + [base]) < _INT64 and (extra is None or offset is not None):
+            return self.pay.play(self.weight, calls, coef, base, offset=offset), calls
+        calls[:] = self._decide_huge(coef, base, common, extra)
         return self.pay.play(self.weight, calls), calls
 
-    def _decide_huge(self, coef: list[int], base: int) -> np.ndarray:
-        """Decisions for coefficients beyond 64 bits: float64 margins, then exact integer
-        margins for every state within rounding of a tie."""
+    def _decide_huge(self, coef: list[int], base: int, common: int, extra: StateTerm | None = None) -> np.ndarray:
+        """Decisions for coefficients beyond 64 bits: float64 margins, then exact margins
+        for every state within rounding of a tie. ``base + coef . counts`` is EV(call) -
+        EV(fold) times ``common``; ``extra`` is added in antes."""
         scale = max(abs(c) for c in coef + [base])
         approx = self.pay.margins([c / scale for c in coef], base / scale)
+        tolerance = 1e-9 * len(coef) * self.rules.completions
+        if extra is not None:  # to antes; a float64 sum of these terms errs by far less than this bound
+            to_antes = float(Fraction(scale, common))
+            bound = 1e-13 * len(coef) * (max(map(abs, coef)) / scale * (1 << 32) + abs(base) / scale)
+            approx, tolerance = approx * to_antes + extra.approx(), bound * to_antes + 1e-9
         calls = approx > 0
-        near = np.flatnonzero(np.abs(approx) <= 1e-9 * len(coef) * self.rules.completions)
-        for i, row in zip(near, self.pay.unpack(near)):
-            calls[i] = sum(c * int(n) for c, n in zip(coef, row)) + base > 0
+        near = np.flatnonzero(np.abs(approx) <= tolerance)
+        terms = extra.exact(near) if extra is not None else [0] * len(near)
+        for i, row, term in zip(near, self.pay.unpack(near), terms):
+            calls[i] = Fraction(sum(c * int(n) for c, n in zip(coef, row)) + base, common) + term > 0
         return calls
 
     def _combos(self, sums: np.ndarray) -> dict[RowKey, int]:
         """Deals per return-table row from the called sums of the pay-relevant columns."""
-        z, called = self.rules.completions, int(sums[-1])
-        combos = dict.fromkeys(row_keys(), 0)
-        combos[("fold", "")] = (self.rules.states - called) * z
-        for cols, s in zip(PAY_SOURCES, sums[:-1]):
-            combos[row_of(COLUMNS[cols[0]])] += int(s)
-        combos[("tie", "")] = called * z - int(sums[:-1].sum())
-        return combos
+        folded = self.rules.states - int(sums[-1])
+        return dict(zip(row_keys(), map(int, self._row_counts(sums[None, :], np.array([folded]))[0])))
+
+    def _row_counts(self, sums: np.ndarray, folded: np.ndarray) -> np.ndarray:
+        """Deals per return-table row (columns in ``row_keys()`` order) of groups of states,
+        from each group's called sums of the pay-relevant columns (and called weight, last)
+        and its folded weight."""
+        keys, z = row_keys(), self.rules.completions
+        out = np.zeros((len(sums), len(keys)), dtype=np.int64)
+        out[:, keys.index(("fold", ""))] = np.asarray(folded, dtype=np.int64) * z
+        for cols, s in zip(PAY_SOURCES, sums[:, :-1].T):
+            out[:, keys.index(row_of(COLUMNS[cols[0]]))] += s
+        out[:, keys.index(("tie", ""))] = sums[:, -1] * z - sums[:, :-1].sum(axis=1)
+        return out
+
+    def combos_by_group(self, calls: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
+        """Deals per return-table row (columns in ``row_keys()`` order) of each group
+        0..n-1 of states, when the player calls exactly the ``calls`` states."""
+        calls = np.ascontiguousarray(calls, dtype=bool)
+        groups = np.asarray(groups, dtype=np.int32)
+        sums = self.pay.group_sums(self.weight, np.where(calls, groups, -1), n)
+        folded = np.bincount(groups[~calls], weights=self.weight[~calls], minlength=n)  # exact: < 2**53
+        return self._row_counts(sums, folded.astype(np.int64))
+
+    def count_sums(self, values: dict[tuple[str, str], int]) -> np.ndarray:
+        """``sum over columns of values[column] x count[column]`` of every state, exact
+        (int64), for (dealer result, final category) columns; raises OverflowError when a
+        state's sum could leave 64 bits."""
+        pay, rest = self._split_columns(values)
+        if max(map(abs, pay + rest)) * (1 << 8 * self.pay.width) * len(COLUMNS) >= _INT64:
+            raise OverflowError("count_sums: values too large for exact 64-bit sums")
+        return self.pay.linear(pay) + self.rest.linear(rest)
+
+    def count_sums_float(self, values: dict[tuple[str, str], float]) -> np.ndarray:
+        """:meth:`count_sums` in float64, for any values."""
+        pay, rest = self._split_columns(values)
+        return self.pay.margins(pay, 0.0) + self.rest.margins(rest, 0.0)
+
+    def state_counts(self, rows) -> np.ndarray:
+        """The 40 counts (COLUMNS order, int64) of the given states."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros((len(rows), len(COLUMNS)), dtype=np.int64)
+        for packed, sources in ((self.pay, PAY_SOURCES), (self.rest, REST_SOURCES)):
+            unpacked = packed.unpack(rows)
+            for j, cols in enumerate(sources):
+                if len(cols) == 1:
+                    out[:, cols[0]] = unpacked[:, j]
+        return out
+
+    def _split_columns(self, values: dict) -> tuple[list, list]:
+        """Coefficients of the pay-relevant and the other packed columns for per-column values."""
+        unknown = set(values) - {tuple(c) for c in COLUMNS}
+        if unknown:
+            raise ValueError(f"unknown count columns: {sorted(unknown)}")
+        return [
+            [values.get(tuple(COLUMNS[cols[0]]), 0) if len(cols) == 1 else 0 for cols in sources]
+            for sources in (PAY_SOURCES, REST_SOURCES)
+        ]
 
     def column_sums(self, calls: np.ndarray | None = None) -> dict[tuple[str, str], int]:
         """Exact deals over the called states (all states when None) by (dealer result,

@@ -83,6 +83,14 @@ def z_score(level: float) -> float:
     return NormalDist().inv_cdf((1 + level) / 2)
 
 
+def house_result(house_edge: float, sigma: float, n: float, level: float) -> tuple[float, float, float]:
+    """The house's expected result after ``n`` independent hands and its range at a
+    confidence level: ``n x HE -/+ z x sigma x sqrt(n)`` (normal approximation; in the
+    units of HE and sigma)."""
+    half = z_score(level) * sigma * np.sqrt(n)
+    return n * house_edge, n * house_edge - half, n * house_edge + half
+
+
 def _figure(name: str, value, exact="", unit="", formula="") -> dict:
     return {"figure": name, "value": value, "exact": str(exact), "unit": unit, "formula": formula}
 
@@ -162,16 +170,16 @@ def confidence_table(result: GameResult) -> pd.DataFrame:
     rows = []
     for n in HORIZONS:
         for level in LEVELS:
-            half = z_score(level) * sigma * np.sqrt(n)
+            expected, low, high = house_result(he, sigma, n, level)
             rows.append(
                 {
                     "hands": n,
                     "confidence": level,
-                    "expected_house_win": n * he,
-                    "house_win_low": n * he - half,
-                    "house_win_high": n * he + half,
-                    "per_hand_low": he - half / n,
-                    "per_hand_high": he + half / n,
+                    "expected_house_win": expected,
+                    "house_win_low": low,
+                    "house_win_high": high,
+                    "per_hand_low": low / n,
+                    "per_hand_high": high / n,
                     "chance_house_ahead": NormalDist().cdf(he * np.sqrt(n) / sigma),
                 }
             )

@@ -57,13 +57,23 @@ class Packed:
         raw = raw.reshape(len(raw), self.ncols, self.width).astype(np.int64)
         return sum(raw[:, :, b] << (8 * b) for b in range(self.width))
 
-    def play(self, weight, calls: np.ndarray, coef=None, base: int = 0, threads: int | None = None) -> np.ndarray:
+    def play(
+        self,
+        weight,
+        calls: np.ndarray,
+        coef=None,
+        base: int = 0,
+        threads: int | None = None,
+        offset: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Sums of weight x count over the called rows (and the called weight, last).
-        With ``coef``, ``calls`` is filled first with the exact decisions."""
+        With ``coef``, ``calls`` is filled first with the exact decisions, a state called
+        when ``base + offset[state] + coef . counts > 0`` (``offset``: int64 per row, or None)."""
         decide = coef is not None
         c = np.asarray(coef if decide else [], dtype=np.int64)
-        # the sum fits in 64 bits unless |coef| x largest count x columns + |base| does not
-        wide = decide and max(map(abs, coef)) * (1 << 8 * self.width) * self.ncols + abs(base) >= _INT64
+        largest = int(np.abs(offset).max(initial=0)) if offset is not None else 0
+        # the sum fits in 64 bits unless |coef| x largest count x columns + |base| + |offset| does not
+        wide = decide and max(map(abs, coef)) * (1 << 8 * self.width) * self.ncols + abs(base) + largest >= _INT64
         sums = _engine.play(
             self.data,
             self.rows,
@@ -76,8 +86,18 @@ class Packed:
             calls.view(np.uint8),
             decide,
             check_threads(threads),
+            None if offset is None else np.ascontiguousarray(offset, dtype=np.int64),
         )
         return sums.astype(np.int64)
+
+    def linear(self, coef, threads: int | None = None) -> np.ndarray:
+        """``coef . counts`` of every row, exact (int64); raises OverflowError when the
+        coefficients could take a row beyond 64 bits."""
+        if max(map(abs, coef), default=0) * (1 << 8 * self.width) * self.ncols >= _INT64:
+            raise OverflowError("linear: coefficients too large for exact 64-bit sums")
+        return _engine.linear(
+            self.data, self.rows, self.ncols, self.width, np.asarray(coef, dtype=np.int64), check_threads(threads)
+        )
 
     def margins(self, coef, base: float, threads: int | None = None) -> np.ndarray:
         return _engine.margins(

@@ -60,10 +60,37 @@ def as_fraction(value) -> Fraction:
     raise ValueError(f"{value!r} is not a number")
 
 
+def builtin_files(folder: str) -> dict[str, str]:
+    """The CSV files that ship with the package in ``analysis/<folder>/``: name -> text."""
+    root = files("analysis") / folder
+    return {p.name[: -len(".csv")]: p.read_text(encoding="utf-8") for p in root.iterdir() if p.name.endswith(".csv")}
+
+
 def builtin_paytables() -> dict[str, str]:
     """The pay tables that ship with the package: name -> CSV text."""
-    folder = files("analysis") / "paytables"
-    return {p.name[: -len(".csv")]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".csv")}
+    return builtin_files("paytables")
+
+
+def read_csv_text(path: str | Path, what: str, error: type[ValueError]) -> str:
+    """The text of a CSV file; ``error`` names the file and the problem (``what``: the
+    kind of file, for the message)."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark is allowed
+    except OSError as e:
+        raise error(f"{path}: cannot read the {what}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not a UTF-8 text file (byte {e.start}): save the {what} as UTF-8 CSV") from None
+
+
+def csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """(line number, stripped fields) of every line that is neither blank nor a ``#`` comment."""
+    text = text.removeprefix("\ufeff")
+    return [
+        (n, [f.strip() for f in next(csv.reader(io.StringIO(line)))])
+        for n, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 @dataclass(frozen=True)
@@ -96,36 +123,22 @@ class PayTable:
 
     @classmethod
     def from_csv(cls, path: str | Path) -> PayTable:
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is allowed
-        except OSError as e:
-            raise PayTableError(f"{path}: cannot read the pay table: {e.strerror}") from None
-        except UnicodeDecodeError as e:
-            raise PayTableError(
-                f"{path}: not a UTF-8 text file (byte {e.start}): save the pay table as UTF-8 CSV"
-            ) from None
-        return cls.from_text(text, name=path.stem, source=str(path))
+        text = read_csv_text(path, "pay table", PayTableError)
+        return cls.from_text(text, name=Path(path).stem, source=str(path))
 
     @classmethod
     def from_text(cls, text: str, name: str = "custom", source: str = "") -> PayTable:
         where = source or name
-        text = text.removeprefix("\ufeff")
-        rows = [
-            (n, line)
-            for n, line in enumerate(text.splitlines(), 1)
-            if line.strip() and not line.lstrip().startswith("#")
-        ]
+        rows = csv_rows(text)
         if not rows:
             raise PayTableError(f"{where}: the pay table is empty")
         header_no, header = rows[0]
-        if [h.strip().lower() for h in next(csv.reader([header]))] != ["category", "pays"]:
+        if [h.lower() for h in header] != ["category", "pays"]:
             raise PayTableError(
-                f"{where}: row {header_no}: expected the header 'category,pays', got {header.strip()!r}"
+                f"{where}: row {header_no}: expected the header 'category,pays', got {','.join(header)!r}"
             )
         pays: dict[str, Fraction] = {}
-        for n, line in rows[1:]:
-            fields = [f.strip() for f in next(csv.reader(io.StringIO(line)))]
+        for n, fields in rows[1:]:
             if len(fields) != 2:
                 raise PayTableError(f"{where}: row {n}: expected 2 fields (category,pays), got {len(fields)}")
             category, pay = fields

@@ -46,6 +46,7 @@ SECTIONS = (
     ("final-hands", "Final hands"),
     ("strategy", "Strategy"),
     ("simple-strategy", "A simple strategy"),
+    ("side-bets", "Side bets"),
     ("protection", "Game protection"),
     ("rules", "Rules and pay table"),
     ("metadata", "Run metadata"),
@@ -92,6 +93,21 @@ def html_table(table: pd.DataFrame) -> str:
 def _img(report: Report, key: str, alt: str) -> str:
     data = base64.b64encode(report.plots[key]).decode()
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
+
+
+def _side_bets(report: Report) -> str:
+    """The side bets' summary, then each bet's plot; the lines of every bet in one table."""
+    if not report.side_bets:
+        return '<p class="note">No side bets in this report.</p>'
+    plots = "".join(_img(report, f"side-bet-{i}", b.bet.name) for i, b in enumerate(report.side_bets))
+    return (
+        '<p class="note">Per unit of side stake; "combined" is the main game and a side stake of one ante '
+        "together, per hand in antes. A forfeited bet is played with the joint strategy (ante, call and side "
+        "bet decided together); a progressive at its seed.</p>"
+        + html_table(report.sheets["Side bets"])
+        + plots
+        + html_table(report.sheets["Side bet lines"])
+    )
 
 
 def write_html(report: Report, path: Path) -> None:
@@ -167,6 +183,7 @@ def render_html(report: Report) -> str:
             + html_table(s["Simple strategy"])
             + html_table(s["Strategies compared"])
         ),
+        "side-bets": _side_bets(report),
         "protection": protection_section(report),
         "rules": html_table(s["Rules"]) + html_table(s["Pay table"]),
         "metadata": html_table(s["Metadata"]),

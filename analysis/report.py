@@ -42,6 +42,9 @@ from .protection import information_table, seen_card_table
 from .protection_runs import StoredProtection, stored_protection
 from .render import write_html, write_workbook
 from .rules import Rules
+from .side_plots import plot_side_bet
+from .side_report import side_bet_tables
+from .side_returns import SideBetResult
 from .store import ENGINE_VERSION, OutcomeStore, package_version
 from .strategy_analysis import COMPARED, StrategyAnalysis, analyse_strategy, call_rates
 
@@ -58,6 +61,7 @@ class Report:
     analysis: StrategyAnalysis
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
     plots: dict[str, bytes] = field(default_factory=dict)
+    side_bets: list[SideBetResult] = field(default_factory=list)
     protection: StoredProtection | None = None  # the protection results the report includes
 
     @property
@@ -81,11 +85,13 @@ def build_report(
     paytable=None,
     strategy: str = "optimal",
     pays_on: str = "ante",
+    sidebets=None,
     protection: StoredProtection | None = None,
 ) -> Report:
-    """Compute everything the report shows. Game protection takes long to compute, so the
-    report includes the results earlier ``protect`` runs kept (``protection``, by default
-    looked up) and says what is missing."""
+    """Compute everything the report shows; ``sidebets``: the side bets to show (names or
+    files; default those that ship for the game, ``()`` for none). Game protection takes
+    long to compute, so the report includes the results earlier ``protect`` runs kept
+    (``protection``, by default looked up) and says what is missing."""
     if strategy not in REPORT_STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(REPORT_STRATEGIES)}")
     rules = engine.rules
@@ -111,6 +117,9 @@ def build_report(
         "Pay table": paytable_table(result.paytable),
         "Metadata": metadata_table(rules, result, engine.source),
     }
+    summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
+    if report.side_bets:
+        report.sheets |= {"Side bets": summary, "Side bet lines": lines}
     report.plots = make_plots(report)
     return report
 
@@ -163,4 +172,4 @@ def make_plots(report: Report) -> dict[str, bytes]:
         "strategy": png(plot_call_rates(s["Strategy by hand"])),
         "margin": png(plot_margin(report.analysis)),
         "protection": png(plot_protection(s["Game protection"], s.get("Protection by card seen"))),
-    }
+    } | {f"side-bet-{i}": png(plot_side_bet(b)) for i, b in enumerate(report.side_bets)}

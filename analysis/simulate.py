@@ -98,6 +98,17 @@ def lookup_calls(rules: Rules, keys: np.ndarray, calls: np.ndarray, hole: np.nda
     return calls[idx]
 
 
+def stored_keys(engine: ReturnEngine) -> np.ndarray:
+    """The sorted keys of the engine's stored states (for :func:`lookup_calls`; cached beside
+    the store, since computing them takes longer than a simulation)."""
+
+    def build(source) -> dict[str, np.ndarray]:
+        hole, flop = source.cards()
+        return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}
+
+    return engine.source.derived("state-keys", build)["keys"]
+
+
 def simulate(
     rules: Rules,
     paytable: PayTable,
@@ -145,15 +156,6 @@ def simulate_strategy(
     if exact.calls.all():
         sim = simulate(engine.rules, exact.paytable, hands, seed, pays_on=pays_on)
     else:
-        hole, flop = engine.cards()
-        sim = simulate(
-            engine.rules,
-            exact.paytable,
-            hands,
-            seed,
-            exact.calls,
-            state_keys(colex_codes(flop), colex_codes(hole)),
-            pays_on,
-        )
+        sim = simulate(engine.rules, exact.paytable, hands, seed, exact.calls, stored_keys(engine), pays_on)
     sim.exact_house_edge = float(exact.exact["house_edge"])
     return sim

@@ -11,6 +11,10 @@ Tables (all numpy arrays, built once and cached):
 - ``flush[mask]``: best flush or straight-flush strength from a 13-bit mask of suited
   ranks with at least 5 bits; 0 below 5 bits.
 - ``category[strength]``: category index (see :data:`CATEGORIES`).
+- ``primary[strength]``: the rank that names the hand within its category: the rank of the
+  pair, of the higher pair, of the three or four of a kind (of the three in a full house),
+  the top card of a straight (3, the five, for the wheel) or straight flush, the highest
+  card of a flush or of a high-card hand; e.g. 12 for a pair of aces.
 - ``omaha_pair[t, p]``: strength of the unsuited 5-card hand made of rank triple ``t`` and
   rank pair ``p`` (both multiset indices); the rank part of Omaha's "2 hole + 3 board".
 - ``holdem_pair[b, p]``: best unsuited strength of board ranks ``b`` (5-multiset) with
@@ -161,8 +165,10 @@ def tables() -> SimpleNamespace:
     strength_of = {k: i + 1 for i, k in enumerate(ordered)}
 
     category = np.zeros(len(ordered) + 1, dtype=np.uint8)
+    primary = np.zeros(len(ordered) + 1, dtype=np.uint8)
     for k, s in strength_of.items():
         category[s] = k[0]
+        primary[s] = k[1][0]  # hand_key's tie-break ranks start with the naming rank
 
     rank5 = np.zeros(comb(17, 5), dtype=np.uint16)
     for m in rank_multisets:
@@ -183,6 +189,7 @@ def tables() -> SimpleNamespace:
 
     return SimpleNamespace(
         category=category,
+        primary=primary,
         rank5=rank5,
         rank6=rank6,
         rank7=rank7,

@@ -8,9 +8,14 @@ count is below 2**24, as in every game of the family, else 4), little-endian, ro
 count is read as one unaligned 4-byte load and masked. Casino Omaha's 21 pay-relevant
 columns take 63 bytes a state instead of 160 for the 40 uint32 counts of the store.
 
-Decisions: a state is called when ``base + sum_j coef_j * count_j > 0``. The caller says
-whether that sum fits in 64 bits (``wide`` false: the usual pay tables) or needs 128
-(exact for any int64 coefficients: |sum| < 2**63 * 2**32 * ncols < 2**127).
+Decisions: a state is called when ``base + offset_i + sum_j coef_j * count_j > 0``, where
+the optional per-row ``offset`` (int64) is a term that is not a count, such as a side bet
+the player forfeits by folding. The caller says whether that sum fits in 64 bits (``wide``
+false: the usual pay tables) or needs 128 (exact for any int64 coefficients and offsets:
+|sum| < 2**63 * (2**32 * ncols + 2) < 2**127).
+
+Linear forms: ``linear`` gives ``sum_j coef_j * count_j`` of every row exactly in int64
+(the caller checks that it fits), e.g. a side bet's per-state value over its count columns.
 
 Sums: per thread, sum over the chosen rows of ``weight * count_j`` in uint64 (at most the
 game's total deals, < 2**53), added up at the end; the last entry is the chosen weight.
@@ -34,15 +39,15 @@ cdef extern from *:
             out[j] = v & mask;
         }
     }
-    /* base + sum_j coef_j * count_j > 0, exactly: in 64 bits when the caller knows it fits */
+    /* base + offset + sum_j coef_j * count_j > 0, exactly: in 64 bits when the caller knows it fits */
     static inline int engine_calls(const unsigned int* c, int ncols, const long long* coef, long long base,
-                                   int wide) {
+                                   long long offset, int wide) {
         if (!wide) {
-            long long acc = base;
+            long long acc = base + offset;
             for (int j = 0; j < ncols; j++) acc += coef[j] * (long long)c[j];
             return acc > 0;
         }
-        __int128 acc = base;
+        __int128 acc = (__int128)base + offset;
         for (int j = 0; j < ncols; j++) acc += (__int128)coef[j] * c[j];
         return acc > 0;
     }
@@ -50,31 +55,38 @@ cdef extern from *:
         for (int j = 0; j < ncols; j++) acc[j] += w * c[j];
         acc[ncols] += w;
     }
-    /* rows lo..hi-1: decide (optionally), then add the called rows to acc */
+    /* rows lo..hi-1: decide (optionally, with a per-row offset when not NULL), then add the
+       called rows to acc */
     static void engine_play_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
-                                 const unsigned char* weight, const long long* coef, long long base, int wide,
-                                 int decide, unsigned char* calls, unsigned long long* acc) {
+                                 const unsigned char* weight, const long long* coef, long long base,
+                                 const long long* offset, int wide, int decide, unsigned char* calls,
+                                 unsigned long long* acc) {
         unsigned int c[ENGINE_MAX_COLS];
         unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu;
         size_t stride = (size_t)ncols * width;
         for (long i = lo; i < hi; i++) {
             engine_unpack(data + i * stride, ncols, width, mask, c);
-            if (decide) calls[i] = (unsigned char)engine_calls(c, ncols, coef, base, wide);
+            if (decide)
+                calls[i] = (unsigned char)engine_calls(c, ncols, coef, base, offset ? offset[i] : 0, wide);
             if (calls[i]) engine_add(acc, c, ncols, weight[i]);
         }
     }
-    static void engine_margin_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
-                                   const double* coef, double base, double* out) {
-        unsigned int c[ENGINE_MAX_COLS];
-        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu;
-        size_t stride = (size_t)ncols * width;
-        for (long i = lo; i < hi; i++) {
-            engine_unpack(data + i * stride, ncols, width, mask, c);
-            double s = base;
-            for (int j = 0; j < ncols; j++) s += coef[j] * c[j];
-            out[i] = s;
-        }
+    /* base + coef . counts of rows lo..hi-1 in type T: double (plots, near-ties) or long long (exact) */
+    #define ENGINE_DOT_ROWS(name, T) \
+    static void name(const unsigned char* data, int ncols, int width, long lo, long hi, const T* coef, T base, \
+                     T* out) { \
+        unsigned int c[ENGINE_MAX_COLS]; \
+        unsigned int mask = width == 3 ? 0xFFFFFFu : 0xFFFFFFFFu; \
+        size_t stride = (size_t)ncols * width; \
+        for (long i = lo; i < hi; i++) { \
+            engine_unpack(data + i * stride, ncols, width, mask, c); \
+            T s = base; \
+            for (int j = 0; j < ncols; j++) s += coef[j] * (T)c[j]; \
+            out[i] = s; \
+        } \
     }
+    ENGINE_DOT_ROWS(engine_margin_rows, double)
+    ENGINE_DOT_ROWS(engine_linear_rows, long long)
     static void engine_group_rows(const unsigned char* data, int ncols, int width, long lo, long hi,
                                   const unsigned char* weight, const int* group, unsigned long long* acc) {
         unsigned int c[ENGINE_MAX_COLS];
@@ -89,8 +101,11 @@ cdef extern from *:
     """
     const int MAX_COLS "ENGINE_MAX_COLS"
     void play_rows "engine_play_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
-                                      const uint8_t* weight, const long long* coef, long long base, int wide,
-                                      int decide, uint8_t* calls, unsigned long long* acc) noexcept nogil
+                                      const uint8_t* weight, const long long* coef, long long base,
+                                      const long long* offset, int wide, int decide, uint8_t* calls,
+                                      unsigned long long* acc) noexcept nogil
+    void linear_rows "engine_linear_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
+                                          const long long* coef, long long base, long long* out) noexcept nogil
     void margin_rows "engine_margin_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
                                           const double* coef, double base, double* out) noexcept nogil
     void group_rows "engine_group_rows"(const uint8_t* data, int ncols, int width, long lo, long hi,
@@ -113,15 +128,19 @@ cdef int check_layout(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int
 
 
 def play(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const uint8_t[::1] weight,
-         const int64_t[::1] coef, int64_t base, bint wide, uint8_t[::1] calls, bint decide, int threads=1):
+         const int64_t[::1] coef, int64_t base, bint wide, uint8_t[::1] calls, bint decide, int threads=1,
+         const int64_t[::1] offset=None):
     """Sums of weight x count over the called rows, per column, then the called weight.
 
-    With ``decide``, ``calls`` is filled first: 1 where ``base + coef . counts > 0``, else
-    0 (an exact tie folds); without, the given ``calls`` are used.
+    With ``decide``, ``calls`` is filled first: 1 where ``base + offset[i] + coef . counts
+    > 0`` (no offset: 0), else 0 (an exact tie folds); without, the given ``calls`` are used.
     """
     check_layout(packed, rows, ncols, width, weight.shape[0])
     if calls.shape[0] != rows or (decide and coef.shape[0] != ncols):
         raise ValueError("play: one call per row and one coefficient per column")
+    if offset is not None and offset.shape[0] != rows:
+        raise ValueError("play: one offset per row")
+    cdef const long long* off = <const long long*>&offset[0] if offset is not None and rows else NULL
     cdef int t
     cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
     threads = max(1, threads)
@@ -133,23 +152,51 @@ def play(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const
     with nogil, parallel(num_threads=threads):
         t = threadid()
         for b in prange(nblocks, schedule="static"):
-            play_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), w, c, base, wide, decide,
-                      out, <unsigned long long*>&a[t, 0])
+            play_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), w, c, base, off, wide,
+                      decide, out, <unsigned long long*>&a[t, 0])
     return acc.sum(axis=0, dtype=np.uint64)
+
+
+ctypedef fused dot_t:
+    double
+    int64_t
+
+
+cdef int row_dots(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const dot_t[::1] coef,
+                  dot_t base, dot_t[::1] out, int threads) except -1:
+    """out[i] = base + coef . counts of row i, in the type of coef."""
+    check_layout(packed, rows, ncols, width, rows)
+    if coef.shape[0] != ncols or out.shape[0] != rows:
+        raise ValueError("engine: one coefficient per column and one result per row")
+    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
+    if rows == 0:
+        return 0
+    for b in prange(nblocks, nogil=True, num_threads=max(1, threads), schedule="static"):
+        if dot_t is double:
+            margin_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), &coef[0], base, &out[0])
+        else:
+            linear_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK),
+                        <const long long*>&coef[0], base, <long long*>&out[0])
+    return 0
 
 
 def margins(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const double[::1] coef,
             double base, int threads=1):
     """``base + coef . counts`` of every row in float64 (for plots, and to find near-ties
     when exact integer coefficients do not fit in 64 bits)."""
-    check_layout(packed, rows, ncols, width, rows)
-    if coef.shape[0] != ncols:
-        raise ValueError("margins: one coefficient per column")
     out = np.empty(rows, dtype=np.float64)
     cdef double[::1] o = out
-    cdef Py_ssize_t nblocks = (rows + BLOCK - 1) // BLOCK, b
-    for b in prange(nblocks, nogil=True, num_threads=max(1, threads), schedule="static"):
-        margin_rows(&packed[0], ncols, width, b * BLOCK, min(rows, (b + 1) * BLOCK), &coef[0], base, &o[0])
+    row_dots(packed, rows, ncols, width, coef, base, o, threads)
+    return out
+
+
+def linear(const uint8_t[::1] packed, Py_ssize_t rows, int ncols, int width, const int64_t[::1] coef,
+           int threads=1):
+    """``coef . counts`` of every row, exactly in int64 (the caller checks that
+    max |coef| x 2**(8 width) x ncols < 2**63)."""
+    out = np.empty(rows, dtype=np.int64)
+    cdef int64_t[::1] o = out
+    row_dots(packed, rows, ncols, width, coef, <int64_t>0, o, threads)
     return out
 
 

@@ -18,6 +18,7 @@ SHOWS = {
     "03_strategy.ipynb": "5426070351277/465108712068000",  # the simple strategy's house edge
     "04_omaha_equity.ipynb": "30603606181/11589087510",  # the Madrid table on 4-card final hands
     "05_game_protection.ipynb": "-165610697951/1738363126500",  # Casino Hold'em, one dealer card seen
+    "06_side_bets.ipynb": "3310611/50896300",  # the Omaha Flop Bonus's house edge
 }
 
 

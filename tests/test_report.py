@@ -78,6 +78,14 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     meta = book["Metadata"].set_index("item")["value"]
     assert meta["store checksum (SHA-256)"] == omaha[1].source.checksum
     assert meta["game"] == "casino-omaha" and meta["strategy"] == "optimal"
+    # the side bets that ship for the game, with the side-bet API's exact figures
+    side = book["Side bets"].set_index("bet")
+    assert list(side.index) == ["Omaha Bad Beat", "Omaha Flop Bonus", "Omaha Jackpot"]
+    for bet in report.side_bets:
+        assert Fraction(side.loc[bet.bet.name, "house_edge_exact"]) == bet.exact["house_edge"]
+        lines = book["Side bet lines"]
+        assert lines[lines.bet == bet.bet.name].combinations.tolist() == bet.table.combinations.tolist()
+        assert int(bet.table.combinations.sum()) == rules.total_combinations
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
 """Command line: ``casino-omaha report | enumerate | simulate | tune | advise | equity |
-final-hands | app | protect``.
+final-hands | sidebet | protect | app``.
 
 This package owns every parser and every printed line; the domain modules return data.
 Each command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args)``,
@@ -17,9 +17,9 @@ import argparse
 import os
 import sys
 
-from . import advise, app, enumerate_, equity, final_hands, protect, report, simulate, tune
+from . import advise, app, enumerate_, equity, final_hands, protect, report, sidebet, simulate, tune
 
-COMMANDS = (report, enumerate_, simulate, tune, advise, equity, final_hands, protect, app)
+COMMANDS = (report, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, app)
 PROG = "casino-omaha"
 
 

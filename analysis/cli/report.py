@@ -25,6 +25,13 @@ def add_parser(sub) -> None:
         default="optimal",
         help="optimal, always-call, or simple (the few-rule strategy derived for this game and table)",
     )
+    p.add_argument(
+        "--sidebet",
+        action="append",
+        metavar="NAME|FILE",
+        help="with --out: a side bet to show (repeat for more; default those that ship for the game)",
+    )
+    p.add_argument("--no-sidebets", action="store_true", help="with --out: no side bets")
     add_format(p, "csv")
     p.add_argument(
         "--out",
@@ -71,7 +78,8 @@ def run(args) -> int:
     if args.out is not None:
         from ..report import build_report
 
-        report = build_report(engine, paytable, args.strategy, args.pays_on)
+        sidebets = () if args.no_sidebets else args.sidebet
+        report = build_report(engine, paytable, args.strategy, args.pays_on, sidebets)
         xlsx, page = report.write(args.out)
         s = report.result.summary()
         print(

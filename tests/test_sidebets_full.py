@@ -1,0 +1,129 @@
+"""Side bets on the full deck: the AA Bonus's published figures, the shipped bets' totals, the
+joint strategy never worse than the separate one, a Monte Carlo of every kind within 4
+standard errors, and the command line."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analysis.progressive import analyse_progressive
+from analysis.side_returns import SideBets
+from analysis.side_simulation import simulate_side_bet
+from analysis.sidebet import SideBet
+from analysis.tables import CATEGORY_COUNTS_5
+
+pytestmark = pytest.mark.slow
+
+#: The AA Bonus's lines over the 2,598,960 five-card hands: the category counts, and the
+#: pairs of aces (a thirteenth of the pairs).
+AA_BONUS_HANDS = [*CATEGORY_COUNTS_5[:1:-1], CATEGORY_COUNTS_5[1] // 13]
+
+
+@pytest.fixture(scope="module")
+def holdem_bets(holdem):
+    return SideBets(holdem[1])
+
+
+@pytest.fixture(scope="module")
+def omaha_bets(omaha):
+    return SideBets(omaha[1])
+
+
+def test_aa_bonus_has_its_published_house_edge(holdem_bets):
+    result = holdem_bets.evaluate("aa-bonus")
+    assert result.exact["house_edge"] == Fraction(162652, 2598960)
+    assert round(float(result.exact["return"]), 4) == 0.9374
+    per_hand = result.exact["total_combinations"] // 2598960  # deals per five-card hand
+    assert (result.table["combinations"][:-1] // per_hand).tolist() == AA_BONUS_HANDS
+    assert (result.table["combinations"][:-1] % per_hand == 0).all()
+
+
+@pytest.mark.parametrize("name", ["aa-bonus", "omaha-flop-bonus", "omaha-bad-beat", "omaha-jackpot"])
+def test_every_shipped_bet_adds_up_to_the_deals_of_both_games(holdem_bets, omaha_bets, name):
+    for bets in (holdem_bets, omaha_bets):
+        result = bets.evaluate(name)
+        assert int(result.table["combinations"].sum()) == bets.rules.total_combinations
+        assert result.table["probability"].sum() == pytest.approx(1, abs=1e-12)
+        assert result.table["contribution"].sum() == pytest.approx(float(result.exact["ev"]), abs=1e-12)
+
+
+def test_the_shipped_figures_for_casino_omaha(omaha_bets):
+    """The figures the files and the README state."""
+    assert omaha_bets.evaluate("omaha-flop-bonus").exact["house_edge"] == Fraction(3310611, 50896300)
+    assert omaha_bets.evaluate("aa-bonus").exact["house_edge"] == Fraction(-7979067, 10179260)
+    assert round(float(omaha_bets.evaluate("omaha-bad-beat").exact["house_edge"]), 4) == 0.0768
+
+
+@pytest.mark.parametrize("name", ["omaha-bad-beat", "omaha-jackpot"])
+def test_the_joint_strategy_is_never_worse_for_the_player(omaha_bets, name):
+    joint, separate = (omaha_bets.evaluate(name, strategy=s) for s in ("joint", "separate"))
+    assert joint.combined["house_edge"] < separate.combined["house_edge"]
+    assert joint.main.exact["call_rate"] > separate.main.exact["call_rate"]
+    assert np.array_equal(separate.main.calls, omaha_bets.main.calls)
+    nothing = SideBet.from_text("kind,bad-beat\nforfeit,yes\nline,pays\nroyal_flush,1000\n")
+    assert np.array_equal(omaha_bets.evaluate(nothing).main.calls, omaha_bets.main.calls)
+
+
+def test_break_even_meter_of_the_jackpot(omaha_bets):
+    p = analyse_progressive(omaha_bets, "omaha-jackpot")
+    assert round(float(p.break_even), 2) == 4451.21
+    assert omaha_bets.evaluate("omaha-jackpot", meter=p.break_even).exact["return"] == 1
+    assert round(float(p.result.exact["return"]), 4) == 0.8313 and round(float(p.long_run_return), 4) == 0.8814
+
+
+@pytest.mark.parametrize(
+    "game, name, hands",
+    [
+        ("holdem", "aa-bonus", 400_000),
+        ("omaha", "omaha-flop-bonus", 400_000),
+        ("omaha", "omaha-bad-beat", 400_000),
+        ("omaha", "omaha-jackpot", 400_000),
+    ],
+)
+def test_monte_carlo_agrees_within_4_standard_errors(request, game, name, hands):
+    """Random deals settled from the cards (the joint strategy's decisions for forfeited
+    bets): the side bet and the two bets together agree with the exact figures."""
+    bets = request.getfixturevalue(f"{game}_bets")
+    result = bets.evaluate(name, stake=Fraction(1, 2))
+    side, both = simulate_side_bet(bets.engine, result, hands, seed=1)
+    assert abs(side.z) < 4 and abs(both.z) < 4, (side.z, both.z)
+    assert side.call_rate == pytest.approx(float(result.main.exact["call_rate"]), abs=4e-3)
+
+
+def test_cli_json_holds_the_exact_figures(holdem_bets, cli):
+    want = holdem_bets.evaluate("aa-bonus")
+    data = cli("sidebet", "--bet", "aa-bonus", "--format", "json", "--no-progress").json()
+    assert data["game"] == "casino-holdem" and data["bet"] == "AA Bonus"
+    assert data["house_edge_exact"] == "5809/92820" and data["house_edge"] == float(want.exact["house_edge"])
+    assert data["total_combinations"] == want.exact["total_combinations"]
+    assert data["hit_frequency"] == float(want.exact["hit_frequency"]) and data["std_dev"] == want.exact["std_dev"]
+    assert [r["combinations"] for r in data["lines"]] == want.table["combinations"].tolist()
+    table = cli("sidebet", "--bet", "aa-bonus", "--hands-per-hour", "30", "--no-progress")
+    assert "(exact 5809/92820)" in table.stdout and "floor figures" in table.stdout
+
+
+def test_cli_solves_a_line_for_a_target_return(holdem_bets, cli):
+    data = cli(
+        "sidebet", "--bet", "aa-bonus", "--target", "0.95", "--vary", "pair:A", "--format", "json", "--no-progress"
+    ).json()
+    rows = data["solutions"]
+    assert [r["whole_number"] for r in rows] == [True, False, True] and rows[1]["return_exact"] == "19/20"
+    bet = SideBet.load("aa-bonus").with_pays({"pair:A": Fraction(rows[1]["pays_exact"])})
+    assert holdem_bets.evaluate(bet).exact["return"] == Fraction(19, 20)
+    assert rows[0]["return"] < 0.95 < rows[2]["return"]
+
+
+def test_cli_errors_are_one_line(cli, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("kind,final\nline,pays\npair:A,7\n")
+    for args, message in [
+        (["--bet", str(bad)], "row 3: line 'pair:A': final-hand lines pay whole categories"),
+        (["--bet", "aa-bonsu"], "no side bet of that name ships"),
+        (["--bet", "aa-bonus", "--target", "0.95"], "--target and --vary go together"),
+        (["--bet", "aa-bonus", "--target", "0.95", "--vary", "pair:K"], "no line 'pair:K'"),
+        (["--bet", "aa-bonus", "--meter", "100"], "AA Bonus has no progressive meter"),
+        (["--bet", "aa-bonus", "--stake", "-1"], "'-1' must be positive"),
+    ]:
+        run = cli("sidebet", *args, "--no-progress")
+        assert run.returncode == 2 and message in run.stderr and run.stderr.count("\n") == 1, (args, run.stderr)
