@@ -133,6 +133,8 @@ def run_shards(
     in this process as each result arrives (in completion order)."""
     show = sys.stderr.isatty() if progress is None else progress
     total = len(shards) if total is None else total
+    if not shards:  # all kept from an earlier run: no cluster to start
+        return
     with tqdm(total=total, initial=total - len(shards), unit="shard", desc=desc, disable=not show) as bar:
         if cluster is None:
             threads = check_threads(threads)

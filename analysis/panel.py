@@ -32,10 +32,12 @@ import ipywidgets as w
 import pandas as pd
 
 from .engine import GameResult, ReturnEngine
-from .panel_view import difference_html, figures_html, return_table_html, sweep_png
+from .panel_view import difference_html, figures_html, return_table_html, side_bet_html, sweep_png
 from .paytable import PayTable, PayTableError, as_fraction
 from .report import REPORT_STRATEGIES, build_report
 from .rules import PAYS_ON, PRESETS, parse_qualifier, qualifier_text
+from .side_returns import SideBets
+from .sidebet import shipped_sidebets
 from .tables import CATEGORIES
 from .tuning import Tuner
 from .variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
@@ -116,6 +118,7 @@ class TuningPanel:
         self.pays_on = w.ToggleButtons(options=list(PAYS_ON), value=pays_on, description="pays on", **labels)
         self.pays_on.style.button_width = "4.5em"
         self.strategy = w.Dropdown(options=list(STRATEGY_CHOICES), value=strategy, description="strategy", **labels)
+        self.side_bet = w.Dropdown(options=side_bet_choices(game), value="", description="side bet", **labels)
         self.boxes, self.sliders, self.notes = {}, {}, {}
         rows = []
         for c in reversed(CATEGORIES):
@@ -130,12 +133,12 @@ class TuningPanel:
             self.boxes[c], self.sliders[c], self.notes[c] = box, slider, note
             label = w.Label(c.replace("_", " "), layout=w.Layout(width="9em", min_width="9em"))
             rows.append(w.HBox([label, box, slider, note]))
-        for control in (self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy):
+        for control in (self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy, self.side_bet):
             control.observe(self._on_control, "value")
         self.status = w.HTML()
         self.status.add_class("tp-status")
         self.progress = w.IntProgress(description="counting", layout=w.Layout(visibility="hidden"))
-        self.figures, self.returns, self.difference = w.HTML(), w.HTML(), w.HTML()
+        self.figures, self.returns, self.difference, self.side = w.HTML(), w.HTML(), w.HTML(), w.HTML()
         self.figures.add_class("tp-figures")
         self.plot = w.Image(format="png", layout=w.Layout(max_width="640px", visibility="hidden"))  # until drawn
         self.plot.add_class("tp-plot")
@@ -151,7 +154,7 @@ class TuningPanel:
         self.solve.on_click(lambda _: self.worker.queue(self._solve))
         self.save.on_click(lambda _: self.worker.queue(self._save))
         self.write.on_click(lambda _: self.worker.queue(self._write))
-        controls = w.VBox([self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy])
+        controls = w.VBox([self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy, self.side_bet])
         actions = w.VBox(
             [
                 w.HBox([self.target, self.solve]),
@@ -161,13 +164,12 @@ class TuningPanel:
                 self.message,
             ]
         )
-        tabs = w.Tab([self.returns, self.difference])
+        tabs = w.Tab([self.returns, self.difference, self.side])
         tabs.set_title(0, "return table")
         tabs.set_title(1, "against the starting table")
+        tabs.set_title(2, "side bet")
         left = w.VBox([controls, w.HTML("<b>pays (to 1)</b>"), *rows], layout=w.Layout(min_width="40em"))
         right = w.VBox([w.HBox([self.status, self.progress]), self.figures, self.plot])
-        # side bets (issue 10) get a section here, below the main table's figures, once the
-        # side-bet tables exist: a table per wager, played on the same engine
         self.widget = w.VBox(
             [w.HTML("<h3>Pay-table tuning: drag a pay, see the edge</h3>"), w.HBox([left, right]), actions, tabs]
         )
@@ -214,6 +216,7 @@ class TuningPanel:
             with self._sync():
                 self.qualifier.value = qualifier_text(own.qualifier_rank)
                 self.call_multiple.value = own.call_multiple
+                self.side_bet.options, self.side_bet.value = side_bet_choices(change["new"]), ""
         if not self._syncing:
             self.refresh()
 
@@ -309,6 +312,19 @@ class TuningPanel:
             self._starts[key] = engine.decide(self.start, strategy, pays_on)
         self.difference.value = difference_html(self.start, table, self._starts[key], result)
         self._draw_sweep(engine, table, result)
+        self._show_side_bet(engine, table, result)
+
+    def _show_side_bet(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> None:
+        """The chosen side bet played with this table (after the main figures: a forfeited
+        bet re-optimises the main game, which takes seconds)."""
+        name = self.side_bet.value
+        if not name:
+            self.side.value = f"<div>No side bet chosen: pick one of those that ship for {engine.rules.name}.</div>"
+        elif not self.worker.superseded():
+            # a forfeited bet re-optimises the main game with it (joint) only when the main game plays optimally
+            joint = "joint" if result.strategy == "optimal" else "separate"
+            bets = SideBets(engine, table, result.pays_on, main=result)
+            self.side.value = side_bet_html(bets.evaluate(name, strategy=joint))
 
     def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str):
         """The sweep of the focused pay (cached), or None when a newer change came first."""
@@ -396,6 +412,11 @@ class TuningPanel:
 
     def _say(self, html: str) -> None:
         self.message.value = html
+
+
+def side_bet_choices(game: str) -> list[tuple[str, str]]:
+    """The side-bet dropdown's options: none, then the bets that ship for the game."""
+    return [("none", "")] + [(n, n) for n in shipped_sidebets(game)]
 
 
 def _error(text: str) -> str:

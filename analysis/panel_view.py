@@ -80,6 +80,36 @@ def return_table_html(result: GameResult) -> str:
     )
 
 
+def side_bet_html(r) -> str:
+    """A side bet played with the panel's main table (a :class:`SideBetResult`): its figures
+    per unit staked with their exact values, the combined house edge, its return table."""
+    e, c = r.exact, r.combined
+    rows = [
+        ("house edge", f"{float(e['house_edge']):.6%}", "per unit staked", e["house_edge"]),
+        ("hit frequency", f"{float(e['hit_frequency']):.6%}", "of hands", e["hit_frequency"]),
+        ("main game and side bet", f"{float(c['house_edge']):.6%}", "per hand, in antes", c["house_edge"]),
+        ("call rate", f"{float(r.main.exact['call_rate']):.6%}", "of hands", r.main.exact["call_rate"]),
+    ]
+    figures = "".join(
+        f"<tr><td>{label}</td><td class='tp-side-{i}'>{value}</td><td>{unit}</td>"
+        f"<td class='tp-exact'>{escape(str(exact))}</td></tr>"
+        for i, (label, value, unit, exact) in enumerate(rows)
+    )
+    played = f"{r.strategy} strategy" if r.bet.forfeit else "the main game's strategy"
+    lines = "".join(
+        f"<tr><td>{escape(t.line.replace('_', ' '))}</td><td>{escape(t.pays)}</td><td>{t.combinations:,}</td>"
+        f"<td>{t.probability:.8f}</td><td>{t.one_in:,.1f}</td><td>{t.contribution:+.8f}</td></tr>"
+        for t in r.table.itertuples(index=False)
+    )
+    forfeit = "lost when the player folds" if r.bet.forfeit else "settled whether he calls or folds"
+    return (
+        f"{STYLE}<div>side bet <b>{escape(r.bet.name)}</b> ({escape(r.bet.kind)}, {forfeit}), {played}</div>"
+        f"<table class='tp-table tp-side'><tr><th>figure</th><th>value</th><th></th><th>exact</th></tr>{figures}"
+        f"</table><br><table class='tp-table tp-side-lines'><tr><th>line</th><th>pays</th><th>deals</th>"
+        f"<th>probability</th><th>1 in</th><th>contribution</th></tr>{lines}</table>"
+    )
+
+
 def difference_frames(start: PayTable, table: PayTable, before: GameResult, after: GameResult):
     """(pays that differ, figures before and after): the current table against the
     starting one, both played with the same game, rules and strategy."""

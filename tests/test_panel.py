@@ -13,6 +13,7 @@ import pytest
 from analysis.panel import TuningPanel, parse_edge
 from analysis.panel_view import FIGURES, decimal_text, exact_text
 from analysis.paytable import PayTable
+from analysis.side_returns import SideBets
 from analysis.tables import CATEGORIES
 
 pytestmark = pytest.mark.slow  # each figure is a pass over the full Casino Omaha store
@@ -118,6 +119,28 @@ def test_convention_strategy_call_bet_and_game(panel, omaha, holdem):
     panel.pays_on.value = "ante"
     shown(panel, holdem[1].decide())
     assert f"{float(holdem[1].decide().exact['house_edge']):.6%}".startswith("2.15")  # the published 2.16%
+
+
+def test_side_bets_of_the_game(panel, omaha, holdem):
+    panel.game.value = "casino-holdem"
+    assert panel.side_bet.options == (("none", ""), ("aa-bonus", "aa-bonus"))
+    panel.side_bet.value = "aa-bonus"
+    assert panel.wait(300)
+    assert f"<td class='tp-exact'>{Fraction(162652, 2598960)}</td>" in panel.side.value  # the published 6.2583%
+    for n in SideBets(holdem[1]).evaluate("aa-bonus").table["combinations"]:
+        assert f"<td>{n:,}</td>" in panel.side.value
+    panel.game.value = "casino-omaha"  # its own bets; the bad beat is lost on a fold: joint strategy
+    assert panel.side_bet.value == "" and "omaha-bad-beat" in dict(panel.side_bet.options)
+    panel.side_bet.value = "omaha-bad-beat"
+    assert panel.wait(300)
+    want = SideBets(omaha[1]).evaluate("omaha-bad-beat")
+    assert want.strategy == "joint"
+    for key in ("house_edge", "hit_frequency"):
+        assert f"<td class='tp-exact'>{want.exact[key]}</td>" in panel.side.value
+    assert f"<td class='tp-exact'>{want.combined['house_edge']}</td>" in panel.side.value
+    assert f"<td class='tp-exact'>{want.main.exact['call_rate']}</td>" in panel.side.value
+    panel.side_bet.value = ""
+    assert panel.wait(300) and "No side bet chosen" in panel.side.value
 
 
 def test_a_qualifier_gets_its_own_counts(panel, holdem):
