@@ -81,8 +81,11 @@ def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster |
         run_shards(cluster, count_flops, jobs, store.write_shard, desc, show, total=len(shards))
         store.finish(time.perf_counter() - start)
         return
+    # the next shard is prepared and the last one written (parquet, hashes) while the
+    # kernel counts: one of each in flight, so shards are written in order
     with (
         ThreadPoolExecutor(max_workers=1) as prep_pool,
+        ThreadPoolExecutor(max_workers=1) as write_pool,
         tqdm(
             total=len(shards),
             initial=len(shards) - len(todo),
@@ -92,11 +95,18 @@ def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster |
         ) as bar,
     ):
         pending = prep_pool.submit(prepare, rules, shards[todo[0]]) if todo else None
+        writing = None
         for n, i in enumerate(todo):
             prepared = pending.result()
             if n + 1 < len(todo):
                 pending = prep_pool.submit(prepare, rules, shards[todo[n + 1]])
-            store.write_shard(i, run(prepared, threads))
+            counts = run(prepared, threads)
+            if writing is not None:
+                writing.result()
+                bar.update()
+            writing = write_pool.submit(store.write_shard, i, counts)
+        if writing is not None:
+            writing.result()
             bar.update()
     store.finish(time.perf_counter() - start)
 

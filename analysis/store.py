@@ -90,8 +90,9 @@ def shard_plan(rules: Rules) -> list[list[FlopClass]]:
 def content_digest(sc: StateCounts) -> str:
     """SHA-256 of a shard's columns in a fixed layout (independent of the file format)."""
     h = hashlib.sha256()
-    columns = [sc.flop[:, j] for j in range(3)] + [sc.hole[:, j] for j in range(sc.hole.shape[1])]
-    columns += [sc.weight] + [sc.counts[:, j] for j in range(sc.counts.shape[1])]
+    # each array transposed once: its columns become contiguous rows (a column at a time is a slow strided copy)
+    columns = [*np.ascontiguousarray(sc.flop.T), *np.ascontiguousarray(sc.hole.T), sc.weight]
+    columns += list(np.ascontiguousarray(sc.counts.T))
     for col in columns:
         h.update(np.ascontiguousarray(col).data)
     return h.hexdigest()
