@@ -314,11 +314,12 @@ class ReturnEngine:
         EV(fold) times ``common``; ``extra`` is added in antes."""
         scale = max(abs(c) for c in coef + [base])
         approx = self.pay.margins([c / scale for c in coef], base / scale)
-        tolerance = 1e-9 * len(coef) * self.rules.completions
-        if extra is not None:  # to antes; a float64 sum of these terms errs by far less than this bound
+        # a float64 sum of these terms (counts below 2^32) errs by far less than this bound; a
+        # bound in counts alone would send millions of states to the exact path when base dominates
+        tolerance = 1e-13 * len(coef) * (max(map(abs, coef)) / scale * (1 << 32) + abs(base) / scale)
+        if extra is not None:  # to antes
             to_antes = float(Fraction(scale, common))
-            bound = 1e-13 * len(coef) * (max(map(abs, coef)) / scale * (1 << 32) + abs(base) / scale)
-            approx, tolerance = approx * to_antes + extra.approx(), bound * to_antes + 1e-9
+            approx, tolerance = approx * to_antes + extra.approx(), tolerance * to_antes + 1e-9
         calls = approx > 0
         near = np.flatnonzero(np.abs(approx) <= tolerance)
         terms = extra.exact(near) if extra is not None else [0] * len(near)
