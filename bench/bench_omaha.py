@@ -19,9 +19,9 @@ import numpy as np
 
 from analysis.cards import format_cards, parse_cards
 from analysis.distribution import final_hand_counts
-from analysis.enumeration import default_threads
 from analysis.equity import compute_equity
 from analysis.omaha import NO_LOW, omaha_high, omaha_low
+from analysis.threads import default_threads
 from bench.run import REPEAT, median_time
 
 THREADS = default_threads()
