@@ -35,8 +35,8 @@ def ensure_store(
     the first one's shards. A shard file that went missing is enumerated again; with
     ``repair``, every shard is checked against its checksums first and the damaged ones
     too (a damaged manifest starts the store afresh). In this process, the next shard is
-    prepared (in Python) while the kernel counts the current one; with a ``cluster``, the
-    shards are counted by its workers.
+    prepared and the last one written while the kernel counts the current one; with a
+    ``cluster``, the shards are counted by its workers.
     """
     threads = check_threads(threads)
     store = _open(rules, root, repair)
