@@ -12,8 +12,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm import tqdm
-
 from .cluster import Cluster, run_shards
 from .engine import ReturnEngine, load_engine
 from .exposure import ExposureJob, ExposureSums
@@ -21,6 +19,7 @@ from .paytable import PayTable
 from .protection import ExposureResult, exposure_result
 from .results import ResultStore, results_folder, stored_jobs
 from .rules import Rules
+from .runs import holding
 from .sampling import BaseControl, Information, SampleEstimate, SampleJob, estimate, margins_digest
 from .simple_strategy import derive_simple_strategy
 from .store import shard_plan
@@ -48,14 +47,7 @@ def _sample_shard(job: SampleJob, shard: int, count: int, threads: int | None = 
 def _locked_run(store: ResultStore, fn, todo: dict, sizes: dict[int, int], desc: str, cluster, threads, progress):
     """Compute the shards ``todo`` into the store, holding its lock."""
     show = sys.stderr.isatty() if progress is None else progress
-
-    def waiting() -> None:
-        if show:
-            tqdm.write(f"{store.path}: another run of this job is writing; waiting for it", file=sys.stderr)
-
-    with store.lock(on_wait=waiting):
-        store.reload()
-        store.clean_temporary()
+    with holding(store, show, "another run of this job is writing"):
         store.forget_damaged()
         todo = {i: args for i, args in todo.items() if store.size(i) < sizes[i]}
         run_shards(

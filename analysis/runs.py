@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from tqdm import tqdm
@@ -43,20 +45,28 @@ def ensure_store(
     if store.complete and not repair and len(store.done()) == store.n_shards:
         return store
     show = sys.stderr.isatty() if progress is None else progress
-
-    def waiting() -> None:
-        if show:
-            tqdm.write(f"{store.path}: another enumeration of this store is running; waiting for it", file=sys.stderr)
-
-    with store.lock(on_wait=waiting):
-        store.reload()
-        store.clean_temporary()
+    with holding(store, show, "another enumeration of this store is running"):
         damaged = store.verify() if repair else []
         for i in set(damaged) | {int(i) for i in store.manifest["shards"]} - store.done():
             store.forget(i)
         if not store.complete:
             _enumerate(store, threads, show, cluster)
     return store
+
+
+@contextmanager
+def holding(store, show: bool, holder: str) -> Iterator[None]:
+    """Hold a store's lock (an OutcomeStore or a ResultStore), saying when ``holder`` has it
+    and is waited for; then read its manifest again and clear what an interrupted writer left."""
+
+    def waiting() -> None:
+        if show:
+            tqdm.write(f"{store.path}: {holder}; waiting for it", file=sys.stderr)
+
+    with store.lock(on_wait=waiting):
+        store.reload()
+        store.clean_temporary()
+        yield
 
 
 def _open(rules: Rules, root: Path | None, repair: bool) -> OutcomeStore:
