@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from analysis import PayTable, Tuner, advise, load_engine
+from analysis import STRATEGIES, PayTable, Tuner, advise, load_engine
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
 CLI = [sys.executable, "-m", "analysis.cli"]
@@ -28,7 +28,7 @@ def wall(args: list[str]) -> float:
 
 def main() -> None:
     engine = load_engine("casino-omaha", progress=False)  # builds the store and its derived arrays if missing
-    engine.decide(None, "simple")  # and the hand profile
+    engine.decide(None, STRATEGIES["simple"])  # and the hand profile
     print("return engine, Casino Omaha (fresh process per command; median of", REPEAT, "runs):")
     json_wall = wall(CLI + ["report", "--format", "json", "--no-progress"])
     print(f"  casino-omaha report --format json: {json_wall:.2f} s")

@@ -17,11 +17,11 @@ from itertools import combinations
 
 import numpy as np
 
-from analysis.cards import format_cards, parse_cards
-from analysis.distribution import final_hand_counts
-from analysis.equity import compute_equity
-from analysis.omaha import NO_LOW, omaha_high, omaha_low
-from analysis.threads import default_threads
+from analysis.model.cards import format_cards, parse_cards
+from analysis.omaha4.distribution import final_hand_counts
+from analysis.omaha4.equity import compute_equity
+from analysis.omaha4.evaluators import NO_LOW, omaha_high, omaha_low
+from analysis.parallel.threads import default_threads
 from bench.run import REPEAT, median_time
 
 THREADS = default_threads()
@@ -190,7 +190,7 @@ def equity() -> None:
 
 
 def distribution() -> None:
-    from analysis.distribution import _board_groups, _final_hand_counts
+    from analysis.omaha4.distribution import _board_groups, _final_hand_counts
 
     print("\nFinal-hand category counts over every deal (board grouping included), seconds, median of", REPEAT)
     for k, deals in ((4, "C(52,4) C(48,5)"), (3, "C(52,3) C(49,5)")):

@@ -18,14 +18,14 @@ import sys
 import tempfile
 import time
 
-from analysis.cluster import connect, run_shards
-from analysis.engine import load_engine
-from analysis.enumeration import plan, prepare
-from analysis.exposure import ExposureJob
-from analysis.paytable import PayTable
-from analysis.protection_runs import _exposure_shard
-from analysis.sampling import Information, SampleJob
-from analysis.simple_strategy import derive_simple_strategy
+from analysis.counting.enumeration import plan, prepare
+from analysis.engine.return_engine import load_engine
+from analysis.model.paytable import PayTable
+from analysis.parallel.cluster import connect, run_shards
+from analysis.protection.exposure import ExposureJob
+from analysis.protection.runs import _exposure_shard
+from analysis.protection.sampling import Information, SampleJob
+from analysis.strategy.simple import derive_simple_strategy
 
 SKIP_FULL = bool(os.environ.get("BENCH_SKIP_FULL"))
 SAMPLE_STEP = 25
@@ -35,8 +35,8 @@ def exact_run(game: str) -> tuple[float, float]:
     """(wall seconds, peak GiB) of a fresh process running the whole exact exposure."""
     with tempfile.TemporaryDirectory() as tmp:
         code = (
-            "import resource, time\nfrom analysis.engine import load_engine\n"
-            "from analysis.protection_runs import exposure_run\n"
+            "import resource, time\nfrom analysis.engine.return_engine import load_engine\n"
+            "from analysis.protection.runs import exposure_run\n"
             f"e = load_engine({game!r}, progress=False)\nt = time.perf_counter()\n"
             f"exposure_run(e.rules, engine=e, results={tmp!r}, progress=False, threads=2)\n"
             "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)\n"

@@ -11,10 +11,9 @@ import statistics
 import sys
 
 from analysis import SideBet, SideBets, analyse_progressive, load_engine
-from analysis.side_counts import first_six_strengths, outcome_counts
-
-from .bench_engine import REPEAT, _seconds, wall
-from .run import median_time as median
+from analysis.sidebets.counts import first_six_strengths, outcome_counts
+from bench.bench_engine import REPEAT, _seconds, wall
+from bench.run import median_time as median
 
 CLI = [sys.executable, "-m", "analysis.cli", "sidebet", "--no-progress", "--bet"]
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.cards import format_card
-from analysis.evaluate import best_strength
+from analysis.hands.evaluate import best_strength
+from analysis.model.cards import format_card
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -48,7 +48,7 @@ def full_enumeration(game: str) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             code = (
                 "import resource, sys, time\n"
-                "from analysis.runs import ensure_store\nfrom analysis.rules import preset\n"
+                "from analysis.store.runs import ensure_store\nfrom analysis.model.rules import preset\n"
                 f"t = time.perf_counter(); ensure_store(preset({game!r}), {tmp!r}, progress=False)\n"
                 "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
             )

@@ -10,9 +10,9 @@ from itertools import combinations
 
 import numpy as np
 
-from analysis.evaluate import best_strength, omaha_strength
-from analysis.rules import Rules
-from analysis.tables import tables
+from analysis.hands.evaluate import best_strength, omaha_strength
+from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.rules import Rules
 
 
 def holding_values(rules: Rules, holds: np.ndarray, board: tuple[int, ...]) -> np.ndarray:
@@ -62,7 +62,7 @@ def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], n
         row_of = {h: i for i, h in enumerate(holds)}
         acc = np.zeros((len(holds), 40), dtype=np.int64)
         for hs, vals, _, disjoint in boards(rules, flop):
-            counts = classify(vals, vals, disjoint, rules.qualifier)
+            counts = classify(vals, vals, disjoint, dealer_qualifier(rules.qualifier_rank))
             rows = np.array([row_of[tuple(int(c) for c in h)] for h in hs])
             cols = 4 * category[vals].astype(np.int64)
             for r in range(4):
@@ -85,9 +85,11 @@ def brute_force_exposed(rules: Rules, flops=None) -> dict[tuple[tuple[int, ...],
         row_of = {h: i for i, h in enumerate(holds)}
         acc = np.zeros((len(holds), 52, 40), dtype=np.int64)
         for hs, vals, masks, disjoint in boards(rules, flop):
-            counts = classify(vals, vals, disjoint, rules.qualifier)  # check of the 4 results' order
+            counts = classify(
+                vals, vals, disjoint, dealer_qualifier(rules.qualifier_rank)
+            )  # check of the 4 results' order
             p, d = vals[:, None], vals[None, :]
-            code = np.where(d < rules.qualifier, 0, np.where(d < p, 1, np.where(d == p, 2, 3)))
+            code = np.where(d < dealer_qualifier(rules.qualifier_rank), 0, np.where(d < p, 1, np.where(d == p, 2, 3)))
             contains = ((masks[:, None] >> np.arange(52)) & 1).astype(np.int64)  # dealer holding x card e
             rows = np.array([row_of[tuple(int(c) for c in h)] for h in hs])
             for r in range(4):

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from analysis.engine import load_engine
-from analysis.rules import preset
+from analysis.engine.return_engine import load_engine
+from analysis.model.rules import preset
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,8 @@ from itertools import combinations
 
 import numpy as np
 
-from analysis.rules import Rules
-from analysis.tables import tables
+from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.rules import Rules
 from brute_force import classify, holding_values
 
 
@@ -22,7 +22,9 @@ def naive_state_counts(rules: Rules, hole, flop) -> np.ndarray:
         dealers = np.array(list(combinations(left, k)), dtype=np.int8)
         player = int(holding_values(rules, np.array([hole], dtype=np.int8), board)[0])
         dealer = holding_values(rules, dealers, board)
-        counts = classify(np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), rules.qualifier)[0]
+        counts = classify(
+            np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), dealer_qualifier(rules.qualifier_rank)
+        )[0]
         out[4 * category[player] : 4 * category[player] + 4] += counts
     return out
 
@@ -42,6 +44,8 @@ def naive_informed_counts(rules: Rules, hole, flop, seen=(), dead=(), turn=None)
         dealers = np.array([tuple(seen) + d for d in combinations(left, k - len(seen))], dtype=np.int8)
         player = int(holding_values(rules, np.array([hole], dtype=np.int8), board)[0])
         dealer = holding_values(rules, dealers, board)
-        counts = classify(np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), rules.qualifier)[0]
+        counts = classify(
+            np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), dealer_qualifier(rules.qualifier_rank)
+        )[0]
         out[4 * category[player] : 4 * category[player] + 4] += counts
     return out

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.panel_view import decimal_text
-from analysis.paytable import PayTable
+from analysis.model.paytable import PayTable
+from analysis.tuning.view import decimal_text
 from browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.cards import disjoint, format_cards, parse_card, parse_cards
+from analysis.model.cards import disjoint, format_cards, parse_card, parse_cards
 
 
 @given(st.lists(st.integers(0, 51), unique=True, max_size=10))

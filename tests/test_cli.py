@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from analysis.cli import COMMANDS, parser
-from analysis.rules import PRESETS
+from analysis.model.rules import PRESETS
 
 
 @pytest.mark.slow

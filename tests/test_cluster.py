@@ -11,16 +11,18 @@ from contextlib import contextmanager
 
 import pytest
 
-from analysis import protection_runs, runs
-from analysis import store as store_module
-from analysis.cluster import connect
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan
-from analysis.exposure import ExposureSums
-from analysis.results import ResultStore
-from analysis.rules import preset
-from analysis.sampling import Information
-from analysis.store import OutcomeStore, StoreError
+from analysis.counting.enumeration import count_flops, plan
+from analysis.engine.return_engine import ReturnEngine
+from analysis.model.rules import preset
+from analysis.parallel.cluster import connect
+from analysis.protection import runs as protection_runs
+from analysis.protection.exposure import ExposureSums
+from analysis.protection.sampling import Information
+from analysis.store import outcome_store as store_module
+from analysis.store import runs
+from analysis.store.outcome_store import OutcomeStore
+from analysis.store.result_store import ResultStore
+from analysis.store.shards import StoreError
 
 SMALL = ("casino-omaha", "789TJQKA", "cdh")
 

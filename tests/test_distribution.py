@@ -9,8 +9,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from analysis.cards import parse_cards
-from analysis.distribution import (
+from analysis.hands.lookup import tables
+from analysis.model.cards import parse_cards
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import PayTable
+from analysis.omaha4.distribution import (
     MADRID_PAYTABLE,
     board_groups,
     board_keys,
@@ -21,9 +24,7 @@ from analysis.distribution import (
     paytable_return,
     total_deals,
 )
-from analysis.omaha import omaha_high
-from analysis.paytable import PayTable
-from analysis.tables import CATEGORIES, tables
+from analysis.omaha4.evaluators import omaha_high
 
 
 def brute_force_counts(k: int, deck: list[int]) -> list[int]:

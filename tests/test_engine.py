@@ -7,11 +7,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan
-from analysis.paytable import PayTable
-from analysis.rules import preset
-from analysis.tables import CATEGORIES
+from analysis.counting.enumeration import count_flops, plan
+from analysis.engine.return_engine import ReturnEngine
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
 from brute_force import brute_force
 
 RULES = preset("casino-omaha").small_deck("89TJQKA", "cd")

@@ -5,10 +5,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from analysis.enumeration import count_flops, count_state, plan
-from analysis.outcomes import state_keys
-from analysis.rules import preset
-from analysis.symmetry import canonical_states
+from analysis.counting.enumeration import count_flops, count_state, plan
+from analysis.counting.symmetry import canonical_states
+from analysis.model.outcomes import state_keys
+from analysis.model.rules import preset
 from brute_force import brute_force
 
 FAST_DECKS = [
@@ -116,7 +116,7 @@ def test_closed_form_totals():
 
 @pytest.mark.parametrize("threads", [0, -1, 100_000, 2.5, True])
 def test_bad_thread_counts_are_refused_before_any_kernel_runs(threads):
-    from analysis.equity import compute_equity
+    from analysis.omaha4.equity import compute_equity
 
     rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
     with pytest.raises(ValueError, match="threads must be a whole number from 1 to 256"):

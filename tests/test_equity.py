@@ -13,9 +13,9 @@ import pokerkit
 import pytest
 
 from analysis import _omaha
-from analysis.cards import format_cards, parse_cards
-from analysis.equity import compute_equity, equity
-from analysis.omaha import omaha_high, omaha_low
+from analysis.model.cards import format_cards, parse_cards
+from analysis.omaha4.equity import compute_equity, equity
+from analysis.omaha4.evaluators import omaha_high, omaha_low
 
 
 def random_spot(seed: int, hands: int, board: int, dead: int = 0):

@@ -7,9 +7,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.cards import rank_of, suit_of
-from analysis.evaluate import best_strength, category_of, describe, describe_omaha, omaha_strength
-from analysis.tables import CATEGORIES, CATEGORY_COUNTS_5, hand_key, qualifier_strength, tables
+from analysis.hands.evaluate import best_strength, category_of, describe, describe_omaha, omaha_strength
+from analysis.hands.lookup import hand_key, qualifier_strength, tables
+from analysis.model.cards import rank_of, suit_of
+from analysis.model.categories import CATEGORIES, CATEGORY_COUNTS_5
 
 
 def all_five_card_hands() -> np.ndarray:

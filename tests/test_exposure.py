@@ -4,9 +4,13 @@
 import numpy as np
 import pytest
 
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan, prepare
-from analysis.exposure import (
+from analysis.counting.enumeration import count_flops, plan, prepare
+from analysis.engine.return_engine import ReturnEngine
+from analysis.hands.classes import hand_profile
+from analysis.model.payoffs import margin_coefficients
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
+from analysis.protection.exposure import (
     GROUP_SHAPE,
     HOLDING_GROUPS,
     ExposedGame,
@@ -15,11 +19,7 @@ from analysis.exposure import (
     count_exposed,
     holding_groups,
 )
-from analysis.hand_classes import hand_profile
-from analysis.payoffs import margin_coefficients
-from analysis.paytable import PayTable
-from analysis.rules import preset
-from analysis.simple_strategy import derive_simple_strategy
+from analysis.strategy.simple import derive_simple_strategy
 from brute_force import brute_force_exposed
 
 FAST_DECKS = [

@@ -7,11 +7,12 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from analysis.cards import RANKS, parse_cards
-from analysis.evaluate import category_of, omaha_strength
-from analysis.features import state_features
-from analysis.rules import preset
-from analysis.tables import FLUSH, STRAIGHT, _straight_top
+from analysis.hands.evaluate import category_of, omaha_strength
+from analysis.hands.features import state_features
+from analysis.hands.lookup import _straight_top
+from analysis.model.cards import RANKS, parse_cards
+from analysis.model.categories import FLUSH, STRAIGHT
+from analysis.model.rules import preset
 
 
 def five_card_hands(rules, hole, board):

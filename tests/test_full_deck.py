@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.simulate import simulate_strategy
-from analysis.tables import CATEGORIES
+from analysis import STRATEGIES
+from analysis.engine.simulation import simulate_strategy
+from analysis.model.categories import CATEGORIES
 from naive import naive_state_counts
 
 pytestmark = pytest.mark.slow
@@ -77,5 +78,5 @@ def test_readme_figures_are_the_engines(holdem, omaha):
             )
             assert row.replace("100.00%", "100%") in README, row
     assert f"exactly {omaha[1].decide().exact['house_edge']}" in README
-    simple = omaha[1].decide(None, "simple").exact["house_edge"]
+    simple = omaha[1].decide(None, STRATEGIES["simple"]).exact["house_edge"]
     assert f"**{float(simple):.4%}** ({simple})" in README

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.cards import RANKS, SUITS, parse_cards
 from analysis.cli import main, parser
-from analysis.paytable import PayTable, PayTableError
-from analysis.tables import CATEGORIES
+from analysis.model.cards import RANKS, SUITS, parse_cards
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import PayTable, PayTableError
 
 CARD_TEXT = st.text(alphabet=RANKS + SUITS + RANKS.lower() + SUITS.upper() + " ,10♠♥x", max_size=24)
 

@@ -6,14 +6,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.advice import advise
-from analysis.cards import parse_cards
-from analysis.enumeration import count_state
-from analysis.informed import Knowledge, completions, state_counts
-from analysis.outcomes import COLUMNS
-from analysis.payoffs import outcome_payoffs, row_of
-from analysis.paytable import PayTable
-from analysis.rules import preset
+from analysis.counting.enumeration import count_state
+from analysis.counting.informed import Knowledge, completions, state_counts
+from analysis.model.cards import parse_cards
+from analysis.model.outcomes import COLUMNS
+from analysis.model.payoffs import outcome_payoffs, row_of
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
+from analysis.strategy.advice import advise
 from naive import naive_informed_counts
 
 #: (seen dealer cards, dead cards, turn shown) of each kind of knowledge tried

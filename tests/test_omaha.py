@@ -8,10 +8,20 @@ import numpy as np
 import pokerkit
 import pytest
 
-from analysis.cards import format_cards, parse_cards, rank_of
-from analysis.evaluate import best_strength, omaha_strength
-from analysis.omaha import LOW_BIT, NO_LOW, describe_high, describe_low, low_ranks, omaha_high, omaha_low, omaha_tables
-from analysis.tables import CATEGORIES, tables
+from analysis.hands.evaluate import best_strength, omaha_strength
+from analysis.hands.lookup import tables
+from analysis.model.cards import format_cards, parse_cards, rank_of
+from analysis.model.categories import CATEGORIES
+from analysis.omaha4.evaluators import (
+    LOW_BIT,
+    NO_LOW,
+    describe_high,
+    describe_low,
+    low_ranks,
+    omaha_high,
+    omaha_low,
+    omaha_tables,
+)
 
 LOW_DECK = [c for c in range(52) if rank_of(c) <= 6 or rank_of(c) == 12]  # A and 2..8: lows, counterfeits
 TWO_SUITS = [c for c in range(52) if c % 4 in (0, 2)]  # flushes and straight flushes

@@ -10,11 +10,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.panel import TuningPanel, parse_edge
-from analysis.panel_view import FIGURES, decimal_text, exact_text
-from analysis.paytable import PayTable
-from analysis.side_returns import SideBets
-from analysis.tables import CATEGORIES
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import PayTable
+from analysis.sidebets.returns import SideBets
+from analysis.tuning.panel import TuningPanel, parse_edge
+from analysis.tuning.view import FIGURES, decimal_text, exact_text
 
 pytestmark = pytest.mark.slow  # each figure is a pass over the full Casino Omaha store
 

@@ -2,8 +2,8 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.paytable import DEFAULT_PAYTABLE, PayTable, PayTableError
-from analysis.tables import CATEGORIES
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import DEFAULT_PAYTABLE, PayTable, PayTableError
 
 GOOD = "category,pays\n" + "".join(f"{c},1\n" for c in CATEGORIES)
 

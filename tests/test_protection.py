@@ -7,17 +7,18 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.advantage import PAIRS_FLOP, group_axes
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan, prepare
-from analysis.exposure import ExposedGame, ExposureJob, holding_groups
-from analysis.hand_classes import HAND_CLASSES
-from analysis.payoffs import margin_coefficients
-from analysis.paytable import PayTable
-from analysis.protection import exposure_result, information_table, seen_card_table
-from analysis.rules import preset
-from analysis.sampling import Information, SampleJob, estimate
-from analysis.simple_strategy import derive_simple_strategy
+from analysis import STRATEGIES
+from analysis.counting.enumeration import count_flops, plan, prepare
+from analysis.engine.return_engine import ReturnEngine
+from analysis.hands.classes import HAND_CLASSES
+from analysis.model.payoffs import margin_coefficients
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
+from analysis.protection.advantage import PAIRS_FLOP, group_axes
+from analysis.protection.edges import exposure_result, information_table, seen_card_table
+from analysis.protection.exposure import ExposedGame, ExposureJob, holding_groups
+from analysis.protection.sampling import Information, SampleJob, estimate
+from analysis.strategy.simple import derive_simple_strategy
 from brute_force import brute_force_exposed
 
 DECKS = [("casino-holdem", "9TJQKA", "cd"), ("casino-omaha", "89TJQKA", "cd")]
@@ -49,7 +50,7 @@ def test_figures_add_up_and_recover_the_base_game(game, ranks, suits):
     assert abs(result.pattern["share"].sum() - 1) < 1e-12
     # the simple strategy, played through the groups, is the engine's simple strategy exactly
     a = result.advantage
-    assert a.simple_house_edge == engine.decide(job.paytable, "simple").exact["house_edge"]
+    assert a.simple_house_edge == engine.decide(job.paytable, STRATEGIES["simple"]).exact["house_edge"]
     assert e["house_edge"] <= a.house_edge <= a.simple_house_edge
     assert len(a.describe()) == 4
 

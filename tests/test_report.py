@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.figures import HORIZONS, LEVELS
-from analysis.render import SECTIONS
-from analysis.report import build_report
-from analysis.tables import CATEGORIES
+from analysis import STRATEGIES
+from analysis.model.categories import CATEGORIES
+from analysis.report.build import build_report
+from analysis.report.render import SECTIONS
+from analysis.report.tables import HORIZONS, LEVELS
 from browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,7 +164,7 @@ def test_report_command_writes_workbook_and_page(holdem, cli, tmp_path):
     assert str(xlsx) in out.stdout and str(page) in out.stdout
     assert not [p for p in (tmp_path / "r").iterdir() if p.name.startswith(".")]  # no temporary files left
     returns = pd.read_excel(xlsx, sheet_name="Return table")
-    assert returns.combinations.tolist() == engine.decide(None, "simple").table.combinations.tolist()
+    assert returns.combinations.tolist() == engine.decide(None, STRATEGIES["simple"]).table.combinations.tolist()
     data = cli("report", "--game", "casino-holdem", "--strategy", "simple", "--format", "json", "--no-progress").json()
     assert [row["combinations"] for row in data["return_table"]] == returns.combinations.tolist()
     assert data["strategy"] == "simple"
@@ -174,10 +175,10 @@ def test_a_failed_write_keeps_the_old_report_and_no_temporary_file(tmp_path, mon
     whole and no temporary file is left."""
     import errno
 
-    from analysis import atomic
-    from analysis.engine import ReturnEngine
-    from analysis.enumeration import count_flops, plan
-    from analysis.rules import preset
+    from analysis.counting.enumeration import count_flops, plan
+    from analysis.engine.return_engine import ReturnEngine
+    from analysis.model.rules import preset
+    from analysis.store import atomic
 
     rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
     report = build_report(ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules))

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from analysis.rules import Rules, parse_qualifier, preset
-from analysis.variants import Engines, rule_grid, variant_rules
+from analysis.engine.variants import Engines, rule_grid, variant_rules
+from analysis.model.rules import Rules, parse_qualifier, preset
 
 
 def test_parse_qualifier():

@@ -7,15 +7,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan
-from analysis.exposure import ExposedGame, ExposureJob
-from analysis.informed import Knowledge, state_counts
-from analysis.payoffs import margin_coefficients
-from analysis.paytable import PayTable
-from analysis.rules import preset
-from analysis.sampling import BaseControl, Information, SampleJob, estimate, margins_digest
-from analysis.simple_strategy import derive_simple_strategy
+from analysis.counting.enumeration import count_flops, plan
+from analysis.counting.informed import Knowledge, state_counts
+from analysis.engine.return_engine import ReturnEngine
+from analysis.model.payoffs import margin_coefficients
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
+from analysis.protection.exposure import ExposedGame, ExposureJob
+from analysis.protection.sampling import BaseControl, Information, SampleJob, estimate, margins_digest
+from analysis.strategy.simple import derive_simple_strategy
 
 
 @pytest.fixture(scope="module")

@@ -10,18 +10,19 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from analysis.cards import parse_cards
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan
-from analysis.evaluate import best_strength
-from analysis.floor import Wager, floor_figures, side_bet_wagers
-from analysis.paytable import PayTable
-from analysis.progressive import analyse_progressive, meter_returns
-from analysis.rules import preset
-from analysis.side_returns import SideBets
-from analysis.side_tuning import solve_side_bet
-from analysis.sidebet import SideBet, SideBetError
-from analysis.tables import CATEGORIES, hand_key
+from analysis.counting.enumeration import count_flops, plan
+from analysis.engine.return_engine import ReturnEngine
+from analysis.hands.evaluate import best_strength
+from analysis.hands.lookup import hand_key
+from analysis.model.cards import parse_cards
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
+from analysis.sidebets.bet import SideBet, SideBetError
+from analysis.sidebets.floor import Wager, floor_figures, side_bet_wagers
+from analysis.sidebets.progressive import analyse_progressive, meter_returns
+from analysis.sidebets.returns import SideBets
+from analysis.sidebets.tuning import solve_side_bet
 from brute_force import brute_force
 
 HUGE = Fraction(72254351620246, 47694931276919)  # the kind of pay an exact solve returns

@@ -7,11 +7,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.progressive import analyse_progressive
-from analysis.side_returns import SideBets
-from analysis.side_simulation import simulate_side_bet
-from analysis.sidebet import SideBet
-from analysis.tables import CATEGORY_COUNTS_5
+from analysis.model.categories import CATEGORY_COUNTS_5
+from analysis.sidebets.bet import SideBet
+from analysis.sidebets.progressive import analyse_progressive
+from analysis.sidebets.returns import SideBets
+from analysis.sidebets.simulation import simulate_side_bet
 
 pytestmark = pytest.mark.slow
 

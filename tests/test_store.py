@@ -13,13 +13,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from analysis import atomic, runs
-from analysis import store as store_module
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan
-from analysis.rules import preset
-from analysis.store import OutcomeStore, StoreError
-from analysis.symmetry import suit_permutations
+from analysis import STRATEGIES
+from analysis.counting.enumeration import count_flops, plan
+from analysis.counting.symmetry import suit_permutations
+from analysis.engine.return_engine import ReturnEngine
+from analysis.model.rules import preset
+from analysis.store import atomic, runs
+from analysis.store import outcome_store as store_module
+from analysis.store.outcome_store import OutcomeStore
+from analysis.store.shards import StoreError
 
 
 @pytest.fixture
@@ -91,7 +93,10 @@ def test_engine_of_a_store_is_the_engine_of_its_counts(small, tmp_path, monkeypa
     memory = ReturnEngine.from_counts(count_flops(small, plan(small)), small)
     for strategy in ("optimal", "always-call", "simple"):
         for pays_on in ("ante", "call"):
-            a, b = mapped.decide("madrid", strategy, pays_on), memory.decide("madrid", strategy, pays_on)
+            a, b = (
+                mapped.decide("madrid", STRATEGIES[strategy], pays_on),
+                memory.decide("madrid", STRATEGIES[strategy], pays_on),
+            )
             assert a.exact == b.exact and np.array_equal(a.calls, b.calls)
     everything = np.ones(mapped.states, dtype=bool)
     assert mapped.column_sums(everything) == memory.column_sums(everything)
@@ -100,7 +105,7 @@ def test_engine_of_a_store_is_the_engine_of_its_counts(small, tmp_path, monkeypa
     monkeypatch.setattr(store_module.OutcomeStore, "iter_shards", lambda self: pytest.fail("rebuilt"))
     monkeypatch.setattr(store_module.OutcomeStore, "cards", lambda self: pytest.fail("rebuilt"))
     again = ReturnEngine.from_store(OutcomeStore.for_rules(small, tmp_path))
-    assert again.decide(None, "simple").exact == memory.decide(None, "simple").exact
+    assert again.decide(None, STRATEGIES["simple"]).exact == memory.decide(None, STRATEGIES["simple"]).exact
 
 
 def figures(store):
@@ -183,7 +188,7 @@ def test_two_enumerations_at_once_killed_at_random_moments(small, tmp_path, monk
     monkeypatch.setattr(store_module, "FLOPS_PER_SHARD", 4)  # many shards: many moments to die in
     clean = runs.ensure_store(small, tmp_path / "clean", progress=False)
     code = (
-        "import sys\nfrom analysis import runs, store\nfrom analysis.rules import preset\n"
+        "import sys\nfrom analysis.store import outcome_store as store, runs\nfrom analysis.model.rules import preset\n"
         "store.FLOPS_PER_SHARD = 4\n"
         "runs.ensure_store(preset('casino-omaha').small_deck('89TJQKA', 'cd'), sys.argv[1], progress=False)\n"
     )

@@ -5,17 +5,17 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.advice import advise
-from analysis.cards import format_cards, parse_cards
-from analysis.engine import ReturnEngine
-from analysis.hand_classes import HAND_CLASSES, hand_profile
-from analysis.outcomes import COLUMNS
-from analysis.payoffs import outcome_payoffs, row_of
-from analysis.paytable import PayTable
-from analysis.rules import preset
-from analysis.simple_strategy import NEVER, SIMPLE_RULES, SimpleStrategy, top_two_text
-from analysis.strategy_analysis import analyse_strategy
-from analysis.symmetry import suit_permutations
+from analysis.counting.symmetry import suit_permutations
+from analysis.engine.return_engine import ReturnEngine
+from analysis.hands.classes import HAND_CLASSES, hand_profile
+from analysis.model.cards import format_cards, parse_cards
+from analysis.model.outcomes import COLUMNS
+from analysis.model.payoffs import outcome_payoffs, row_of
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
+from analysis.strategy.advice import advise
+from analysis.strategy.by_hand import analyse_strategy
+from analysis.strategy.simple import NEVER, SIMPLE_RULES, SimpleStrategy, top_two_text
 from naive import naive_state_counts
 
 
@@ -144,7 +144,7 @@ def test_simple_strategy_rules_in_words_and_decisions():
 def test_simple_strategy_on_a_small_deck_is_locally_best():
     """Moving any threshold of the derived simple strategy to a neighbouring key never
     lowers its exact house edge (each evaluated through a full return table)."""
-    from analysis.enumeration import count_flops, plan
+    from analysis.counting.enumeration import count_flops, plan
 
     rules = preset("casino-omaha").small_deck("789TJQKA", "cdh")
     engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)

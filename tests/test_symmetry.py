@@ -4,8 +4,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.rules import preset
-from analysis.symmetry import canonical_states, colex_codes, flop_classes, flop_holdings, suit_permutations
+from analysis.counting.symmetry import canonical_states, flop_classes, flop_holdings, suit_permutations
+from analysis.model.cards import colex_codes
+from analysis.model.rules import preset
 
 SUITS = (0, 1, 2, 3)
 

@@ -5,12 +5,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.engine import ReturnEngine
-from analysis.enumeration import count_flops, plan
-from analysis.paytable import PayTable, PayTableError
-from analysis.rules import preset
-from analysis.tables import CATEGORIES
-from analysis.tuning import MAX_SWEEP, Tuner, compare_paytables, solve_paytable
+from analysis.counting.enumeration import count_flops, plan
+from analysis.engine.return_engine import ReturnEngine
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import PayTable, PayTableError
+from analysis.model.rules import preset
+from analysis.tuning.tuner import MAX_SWEEP, Tuner, compare_paytables, solve_paytable
 
 SMALL = preset("casino-holdem").small_deck("6789TJQKA", "cdhs")  # 4 suits, every state can win
 
@@ -99,7 +99,7 @@ def test_bad_tables_and_arguments(engine):
 
 
 def test_madrid_table_states_its_straight_flush_choice():
-    from analysis.paytable import builtin_paytables
+    from analysis.model.paytable import builtin_paytables
 
     text = builtin_paytables()["madrid"]
     madrid = PayTable.load("madrid")

@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 
-from . import advise, app, enumerate_, equity, final_hands, protect, report, sidebet, simulate, tune
+from analysis.cli import advise, app, enumerate_, equity, final_hands, protect, report, sidebet, simulate, tune
 
 COMMANDS = (report, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, app)
 PROG = "casino-omaha"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import add_format, add_game_options, add_pay_options, print_json, rules_for
+from analysis.cli.common import add_format, add_game_options, add_pay_options, print_json, rules_for
 
 NAME = "advise"
 
@@ -48,7 +48,7 @@ def format_advice(a) -> str:
 
 
 def run(args) -> int:
-    from ..advice import advise
+    from analysis.strategy.advice import advise
 
     a = advise(
         args.hole,

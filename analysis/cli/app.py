@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .common import add_format, add_game_options, print_json, progress, rules_for, whole_number
+from analysis.cli.common import add_format, add_game_options, print_json, progress, rules_for, whole_number
 
 NAME = "app"
 
@@ -35,18 +35,18 @@ def voila_command(notebook: Path, port: int) -> list[str]:
         "--strip_sources=True",
         "--show_tracebacks=False",
         "--theme=light",
-        "--template=tuning",  # analysis/apps/voila/templates/tuning: the lab template without CDN links
+        "--template=tuning",  # analysis/tuning/page/voila/templates/tuning: the lab template without CDN links
     ]
 
 
 def run(args) -> int:
     from importlib.resources import files
 
-    from ..runs import ensure_store
+    from analysis.store.runs import ensure_store
 
     rules = rules_for(args)
     store = ensure_store(rules, args.store, args.threads, progress(args))
-    apps = Path(str(files("analysis") / "apps"))
+    apps = Path(str(files("analysis.tuning") / "page"))
     env = os.environ | {
         "JUPYTER_PATH": os.pathsep.join(filter(None, [str(apps), os.environ.get("JUPYTER_PATH")])),
         "CASINO_OMAHA_STORE": str(store.path.parent),

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
-from ..rules import PAYS_ON, PRESETS, Rules, parse_qualifier
-from ..threads import MAX_THREADS
+from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier
+from analysis.parallel.threads import MAX_THREADS
 
 MAX_HANDS = 10**9
 
@@ -102,7 +102,7 @@ def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> Non
 
 
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
-    """Where the shards of a heavy job run (see :mod:`analysis.cluster`)."""
+    """Where the shards of a heavy job run (see :mod:`analysis.parallel.cluster`)."""
     p.add_argument(
         "--scheduler",
         default=None,
@@ -125,7 +125,7 @@ def cluster_for(args) -> Iterator:
     if args.no_cluster:
         yield None
         return
-    from ..cluster import connect
+    from analysis.parallel.cluster import connect
 
     def started(cluster) -> None:
         where = "local cluster" if cluster.local else f"scheduler {cluster.address}"
@@ -159,7 +159,7 @@ def rules_for(args) -> Rules:
 
 def engine_for(args):
     """The return engine of the game's rules from its store (enumerated first if missing)."""
-    from ..engine import load_engine
+    from analysis.engine.return_engine import load_engine
 
     return load_engine(rules_for(args), args.store, args.threads, progress(args))
 

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from .common import add_cluster_options, add_format, add_game_options, cluster_for, print_json, progress, rules_for
+from analysis.cli.common import (
+    add_cluster_options,
+    add_format,
+    add_game_options,
+    cluster_for,
+    print_json,
+    progress,
+    rules_for,
+)
 
 NAME = "enumerate"
 
@@ -20,7 +28,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..runs import ensure_store
+    from analysis.store.runs import ensure_store
 
     rules = rules_for(args)
     with cluster_for(args) as cluster:

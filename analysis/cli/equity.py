@@ -3,7 +3,7 @@ every completion of the board is dealt."""
 
 from __future__ import annotations
 
-from .common import add_format, print_json, threads, whole_number
+from analysis.cli.common import add_format, print_json, threads, whole_number
 
 NAME = "equity"
 
@@ -27,7 +27,7 @@ def add_parser(sub) -> None:
 
 
 def format_equity(result, pot_chips: int | None) -> str:
-    from ..cards import format_cards
+    from analysis.model.cards import format_cards
 
     df = result.frame(pot_chips)
     shown = df.drop(columns=["equity_exact", "pot_units"])
@@ -55,7 +55,7 @@ def format_equity(result, pot_chips: int | None) -> str:
 
 
 def run(args) -> int:
-    from ..equity import compute_equity
+    from analysis.omaha4.equity import compute_equity
 
     result = compute_equity(args.hands, args.board, args.dead, args.hilo, args.threads)
     if args.format == "json":

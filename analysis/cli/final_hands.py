@@ -3,7 +3,7 @@ Casino Omaha (3) over every deal, and a pay table applied to them."""
 
 from __future__ import annotations
 
-from .common import add_format, print_json
+from analysis.cli.common import add_format, print_json
 
 NAME = "final-hands"
 
@@ -25,7 +25,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..distribution import final_hand_distribution, paytable_return
+    from analysis.omaha4.distribution import final_hand_distribution, paytable_return
 
     df = paytable_return(final_hand_distribution(args.hole_cards), args.paytable)
     a = df.attrs

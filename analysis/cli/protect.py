@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import (
+from analysis.cli.common import (
     add_cluster_options,
     add_format,
     add_game_options,
@@ -71,9 +71,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..engine import ReturnEngine
-    from ..paytable import PayTable
-    from ..runs import ensure_store
+    from analysis.engine.return_engine import ReturnEngine
+    from analysis.model.paytable import PayTable
+    from analysis.store.runs import ensure_store
 
     rules, paytable = rules_for(args), PayTable.load(args.paytable)
     if args.half_width is not None and args.half_width <= 0:
@@ -86,8 +86,8 @@ def run(args) -> int:
 
 
 def _exact(args, rules, paytable, engine, cluster) -> int:
-    from ..protection import exposure_result
-    from ..protection_runs import exposure_run
+    from analysis.protection.edges import exposure_result
+    from analysis.protection.runs import exposure_run
 
     _, sums, info = exposure_run(
         rules, paytable, args.pays_on, engine, args.store, args.results, cluster, args.threads, progress(args)
@@ -117,8 +117,8 @@ def _exact(args, rules, paytable, engine, cluster) -> int:
 
 
 def _sampled(args, rules, paytable, engine, cluster) -> int:
-    from ..protection_runs import sampled_run
-    from ..sampling import BaseControl, Information, estimate
+    from analysis.protection.runs import sampled_run
+    from analysis.protection.sampling import BaseControl, Information, estimate
 
     if args.exposed:
         information = Information("exposed", args.exposed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import add_format, add_game_options, add_pay_options, engine_for, print_json
+from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, print_json
 
 NAME = "report"
 STRATEGIES = ("optimal", "always-call", "simple")
@@ -71,12 +71,12 @@ def format_result(result) -> str:
 
 
 def run(args) -> int:
-    from ..paytable import PayTable
+    from analysis.model.paytable import PayTable
 
     paytable = PayTable.load(args.paytable)
     engine = engine_for(args)
     if args.out is not None:
-        from ..report import build_report
+        from analysis.report.build import build_report
 
         sidebets = () if args.no_sidebets else args.sidebet
         report = build_report(engine, paytable, args.strategy, args.pays_on, sidebets)

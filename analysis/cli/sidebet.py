@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from .common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
+from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
 
 NAME = "sidebet"
 
@@ -48,8 +48,8 @@ def positive(text: str) -> Fraction:
 
 
 def run(args) -> int:
-    from ..side_returns import SideBets
-    from ..sidebet import SideBet
+    from analysis.sidebets.bet import SideBet
+    from analysis.sidebets.returns import SideBets
 
     bet = SideBet.load(args.bet)
     if (args.target is None) != (args.vary is None):
@@ -59,7 +59,7 @@ def run(args) -> int:
     args.game = args.game or bet.game or "casino-omaha"
     bets = SideBets(engine_for(args), args.paytable, args.pays_on)
     if args.target is not None:
-        from ..side_tuning import solve_side_bet
+        from analysis.sidebets.tuning import solve_side_bet
 
         frame = solve_side_bet(
             bets, bet, args.target, args.vary, tuple(args.bounds), args.stake, args.meter, args.strategy
@@ -75,14 +75,14 @@ def run(args) -> int:
     result = bets.evaluate(bet, args.stake, args.meter, args.strategy)
     out = result.summary() | {"lines": result.table.to_dict(orient="records")}
     if bet.meter is not None:
-        from ..progressive import analyse_progressive
+        from analysis.sidebets.progressive import analyse_progressive
 
         out["progressive"] = analyse_progressive(bets, bet, args.stake, args.meter, args.strategy).summary()
     if bet.forfeit:
         out["strategies"] = bets.compare(bet, args.stake, args.meter).to_dict(orient="records")
     floor = None
     if args.hands_per_hour is not None:
-        from ..floor import floor_figures, side_bet_wagers
+        from analysis.sidebets.floor import floor_figures, side_bet_wagers
 
         ante = float(args.ante)
         wagers = side_bet_wagers(result, ante, ante * float(args.stake))

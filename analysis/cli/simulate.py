@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_format, add_game_options, add_pay_options, engine_for, hands, print_json, seed
+from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, hands, print_json, seed
 
 NAME = "simulate"
 
@@ -18,10 +18,11 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..simulate import simulate_strategy
+    from analysis.engine.simulation import simulate_strategy
+    from analysis.strategy.registry import strategy_named
 
     engine = engine_for(args)
-    sim = simulate_strategy(engine, args.paytable, args.strategy, args.hands, args.seed, args.pays_on)
+    sim = simulate_strategy(engine, args.paytable, strategy_named(args.strategy), args.hands, args.seed, args.pays_on)
     if args.format == "json":
         print_json(
             {

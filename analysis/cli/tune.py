@@ -7,8 +7,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from .common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
-from .report import format_result
+from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
+from analysis.cli.report import format_result
 
 NAME = "tune"
 
@@ -65,8 +65,8 @@ def parse_range(text: str, limit: int) -> list[Fraction]:
 
 
 def run(args) -> int:
-    from ..paytable import PayTable
-    from ..tuning import MAX_SWEEP, Tuner
+    from analysis.model.paytable import PayTable
+    from analysis.tuning.tuner import MAX_SWEEP, Tuner
 
     table = PayTable.load(args.paytable)
     if args.set:
@@ -80,8 +80,8 @@ def run(args) -> int:
     if sweeps:
         frame = tuner.sweep(table, **sweeps)
         if args.plot:
-            from ..atomic import atomic_path
-            from ..plots import plot_sweep
+            from analysis.report.plots import plot_sweep
+            from analysis.store.atomic import atomic_path
 
             names = list(sweeps)
             ax = plot_sweep(frame, names[0], names[1] if len(names) > 1 else None)

@@ -1,0 +1,118 @@
+"""Exact enumeration: drives the compiled counting kernel over flop classes.
+
+For every decision state (hole cards + flop) the kernel counts all its completions by
+(player final category x dealer result): the 40 columns of
+:data:`analysis.model.outcomes.COLUMNS`. The pay table never enters here. States are
+enumerated one per suit-symmetry orbit, with the number of real states each stands for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis import _enumerator
+from analysis.counting.symmetry import FlopClass, flop_classes, flop_holdings, turn_river_orbits
+from analysis.hands.lookup import dealer_qualifier, hand_tables
+from analysis.model.outcomes import COLUMNS, StateCounts
+from analysis.model.rules import Rules
+from analysis.parallel.threads import check_threads
+
+
+def plan(rules: Rules) -> list[FlopClass]:
+    """The flop classes of the game's deck, in code order (the shard units)."""
+    return flop_classes(rules.deck, rules.suits)
+
+
+@dataclass
+class Prepared:
+    """Kernel inputs for some flop classes (built in Python, run in the kernel)."""
+
+    rules: Rules
+    flop_cards: np.ndarray
+    holdings: np.ndarray
+    hold_offsets: np.ndarray
+    weights: np.ndarray
+    tr_pairs: np.ndarray
+    tr_new_orbit: np.ndarray
+    tr_offsets: np.ndarray
+
+
+def prepare(rules: Rules, flops: list[FlopClass]) -> Prepared:
+    """Canonical holdings and turn/river orbits of each flop class, as kernel arrays."""
+    k = rules.hole_cards
+    holds, weights, trs, news = [], [], [], []
+    for fc in flops:
+        h, sizes = flop_holdings(fc, rules.deck, k)
+        tr, new = turn_river_orbits(fc, rules.deck)
+        holds.append(h)
+        weights.append(sizes * fc.multiplicity)
+        trs.append(tr)
+        news.append(new)
+    return Prepared(
+        rules=rules,
+        flop_cards=np.array([fc.cards for fc in flops], dtype=np.int8).reshape(-1, 3),
+        holdings=np.ascontiguousarray(np.concatenate(holds), dtype=np.int8),
+        hold_offsets=np.concatenate([[0], np.cumsum([len(h) for h in holds])]).astype(np.int64),
+        weights=np.concatenate(weights),
+        tr_pairs=np.ascontiguousarray(np.concatenate(trs), dtype=np.int8),
+        tr_new_orbit=np.concatenate(news).astype(np.uint8),
+        tr_offsets=np.concatenate([[0], np.cumsum([len(t) for t in trs])]).astype(np.int64),
+    )
+
+
+def run(p: Prepared, threads: int | None = None) -> StateCounts:
+    """Run the counting kernel on prepared flop classes (releases the GIL)."""
+    rules = p.rules
+    out = np.zeros((len(p.holdings), len(COLUMNS)), dtype=np.uint32)
+    _enumerator.count_states(
+        rules.hole_cards,
+        rules.omaha,
+        dealer_qualifier(rules.qualifier_rank),
+        sum(1 << c for c in rules.deck),
+        rules.dealer_holdings,
+        p.flop_cards,
+        p.holdings,
+        p.hold_offsets,
+        p.tr_pairs,
+        p.tr_new_orbit,
+        p.tr_offsets,
+        *hand_tables(rules.omaha),
+        out,
+        check_threads(threads),
+    )
+    return StateCounts(
+        flop=np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0),
+        hole=p.holdings,
+        weight=p.weights,
+        counts=out,
+    )
+
+
+def count_flops(rules: Rules, flops: list[FlopClass], threads: int | None = None) -> StateCounts:
+    """Exact counts for every canonical state of the given flop classes."""
+    return run(prepare(rules, flops), threads)
+
+
+def count_state(rules: Rules, hole, flop, threads: int = 1) -> np.ndarray:
+    """Exact counts (40 columns) of one decision state, enumerated on its own."""
+    hole, flop = sorted(int(c) for c in hole), sorted(int(c) for c in flop)
+    deck = set(rules.deck)
+    if len(hole) != rules.hole_cards or len(flop) != 3 or len(set(hole + flop)) != rules.hole_cards + 3:
+        raise ValueError(f"a state is {rules.hole_cards} hole cards and 3 flop cards, all different")
+    if not set(hole + flop) <= deck:
+        raise ValueError("the state uses cards that are not in the game's deck")
+    rest = sorted(deck - set(hole) - set(flop))
+    pairs = np.array([(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]], dtype=np.int8)
+    p = Prepared(
+        rules=rules,
+        flop_cards=np.array([flop], dtype=np.int8),
+        holdings=np.array([hole], dtype=np.int8),
+        hold_offsets=np.array([0, 1], dtype=np.int64),
+        weights=np.ones(1, dtype=np.int64),
+        tr_pairs=pairs,
+        tr_new_orbit=np.ones(len(pairs), dtype=np.uint8),  # no symmetry used: each pair alone
+        tr_offsets=np.array([0, len(pairs)], dtype=np.int64),
+    )
+    return run(p, threads).counts[0]

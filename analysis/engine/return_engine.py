@@ -1,0 +1,381 @@
+"""The return engine: built once from the per-state counts, it plays any strategy with any
+pay table and gives the exact return table.
+
+The counts do not depend on pays, so a new pay table is a re-optimisation, not a
+re-enumeration. The engine keeps one compact matrix of the 21 pay-relevant counts per
+state (dealer not qualifying and player wins per category, dealer wins; ties are what is
+left), packed 3 bytes a count for the compiled core (:mod:`analysis._engine`). For a pay
+table the optimal decisions and the return table's counts come from one pass over it.
+
+Exactness: pays are scaled by their common denominator d, so EV(call) - EV(fold) of a
+state, times d and its completions, is the integer ``base + sum_j coef_j * count_j``; the
+core sums it in 64-bit integers when that cannot overflow, else in 128-bit ones.
+Coefficients beyond 64 bits (pays with huge denominators) are decided in float64 and every
+state within rounding of a tie is settled in exact integers. Every count of the return
+table is an exact integer and every figure an exact Fraction until it is shown; no valid
+pay table is refused.
+
+Strategies: the engine plays ``optimal`` (call when EV(call) > EV(fold); an exact tie
+folds), ``always-call``, ``always-fold`` (:data:`BASIC_STRATEGIES`), or any callable
+``f(engine, paytable, pays_on) -> bool per state``; :data:`analysis.STRATEGIES` adds the
+strategies derived above the engine (``simple``).
+
+A :class:`StateTerm` adds a per-state amount to EV(call) - EV(fold) of the optimal
+decision, exactly: a side bet that the player forfeits by folding is worth its expected
+result plus the stake to calling (see :mod:`analysis.sidebets.returns`).
+
+>>> from analysis.counting.enumeration import count_flops, plan
+>>> from analysis.model.rules import preset
+>>> rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
+>>> engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
+>>> base = engine.decide()
+>>> richer = engine.decide(base.paytable.replace(flush=5))
+>>> richer.exact["house_edge"] < base.exact["house_edge"]
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from fractions import Fraction
+from math import lcm
+from typing import Protocol
+
+import numpy as np
+
+from analysis.engine.packed import Packed, count_width, small_weights
+from analysis.engine.result import GameResult, game_result
+from analysis.hands.classes import HandProfile, hand_profile
+from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
+from analysis.model.outcomes import COLUMNS, RESULTS, StateCounts, column_index
+from analysis.model.payoffs import RowKey, check_pays_on, margin_coefficients, row_keys, row_of
+from analysis.model.paytable import PayTable
+from analysis.model.rules import Rules, preset
+from analysis.store.runs import ensure_store
+
+_INT64 = 2**63
+
+#: Columns of the pay-relevant matrix: each is the sum of these count columns.
+PAY_SOURCES = (
+    [(column_index("noqual", c),) for c in CATEGORIES]
+    + [(column_index("win", c),) for c in CATEGORIES]
+    + [tuple(column_index("loss", c) for c in CATEGORIES)]
+)
+#: The other count columns (ties and dealer wins per category), mapped, not kept: the
+#: final-hands table of a report is their only reader.
+REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
+
+Strategy = Callable[["ReturnEngine", PayTable, str], np.ndarray]
+
+
+class StateTerm(Protocol):
+    """An exact amount added to EV(call) - EV(fold) of every state, in antes: state i's is
+    ``numerators(1)[i] / denominator``."""
+
+    denominator: int
+
+    def numerators(self, factor: int) -> np.ndarray | None:
+        """``factor`` x the numerator of every state (int64), or None when beyond 64 bits."""
+
+    def approx(self) -> np.ndarray:
+        """The amount of every state in float64 (to find near-ties when numerators do not fit)."""
+
+    def exact(self, rows: np.ndarray) -> list[Fraction]:
+        """The exact amount of the given states."""
+
+
+class ReturnEngine:
+    """Exact returns of one game for any pay table and strategy (see the module docstring).
+
+    Build it with :meth:`from_counts` (states in memory) or :meth:`from_store` (a complete
+    outcome store, whose packed matrix is cached beside the shards and mapped).
+    """
+
+    def __init__(self, rules: Rules, pay: Packed, rest: Packed, weight: np.ndarray, totals: np.ndarray, source):
+        self.rules, self.pay, self.rest, self.weight, self.source = rules, pay, rest, weight, source
+        self.totals = {tuple(column): int(n) for column, n in zip(COLUMNS, totals)}  # deals of the whole game
+        self._profile: HandProfile | None = None
+
+    @classmethod
+    def from_counts(cls, sc: StateCounts, rules: Rules) -> ReturnEngine:
+        width = count_width(rules)
+        weight = small_weights(sc.weight)
+        return cls(
+            rules,
+            Packed.pack(sc.counts, PAY_SOURCES, width),
+            Packed.pack(sc.counts, REST_SOURCES, width),
+            weight,
+            weighted_totals(sc),
+            sc,
+        )
+
+    @classmethod
+    def from_store(cls, store) -> ReturnEngine:
+        """The engine of a complete store. Its packed matrices are built on first use and
+        kept beside the shards; they are mapped, so only what a question reads is loaded."""
+        rules, width = store.rules, count_width(store.rules)
+
+        def build(_store) -> dict[str, np.ndarray]:
+            rows = store.rows
+            pay = np.zeros(rows * len(PAY_SOURCES) * width + 1, dtype=np.uint8)
+            rest = np.zeros(rows * len(REST_SOURCES) * width + 1, dtype=np.uint8)
+            weight = np.zeros(rows, dtype=np.uint8)
+            totals = np.zeros(len(COLUMNS), dtype=np.int64)
+            for start, part in store.iter_shards():
+                Packed.fill(pay, rows, start, part.counts, PAY_SOURCES, width)
+                Packed.fill(rest, rows, start, part.counts, REST_SOURCES, width)
+                weight[start : start + len(part)] = small_weights(part.weight)
+                totals += weighted_totals(part)
+            return {"pay": pay, "rest": rest, "weight": weight, "totals": totals}
+
+        arrays = store.derived("engine", build)
+        rows = len(arrays["weight"])
+        return cls(
+            rules,
+            Packed(arrays["pay"], rows, len(PAY_SOURCES), width),
+            Packed(arrays["rest"], rows, len(REST_SOURCES), width),
+            arrays["weight"],
+            arrays["totals"],
+            store,
+        )
+
+    def with_rules(self, rules: Rules) -> ReturnEngine:
+        """The same counts played under rules that do not change them (another call bet):
+        a re-optimisation, no re-enumeration. Rules whose counts differ (another qualifier
+        or deck) need their own store, and raise ValueError."""
+        if rules.fingerprint() != self.rules.fingerprint():
+            raise ValueError(
+                f"{rules.name} where {rules.qualifier_phrase} is counted apart from "
+                f"{self.rules.name} where {self.rules.qualifier_phrase}: load its own store"
+            )
+        other = copy.copy(self)  # shares the mapped counts and the cached hand profile
+        other.rules = rules
+        return other
+
+    @property
+    def states(self) -> int:
+        """Stored (canonical) states."""
+        return self.pay.rows
+
+    def cards(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hole, flop) of every stored state."""
+        return self.source.cards()
+
+    def hand_profile(self) -> HandProfile:
+        """Hand class, top two hole ranks and draws of every state (pay-independent, cached)."""
+        if self._profile is None:
+            rules = self.rules
+            arrays = self.source.derived("hand-profile", lambda src: hand_profile(rules, *src.cards()).arrays())
+            self._profile = HandProfile(**arrays)
+        return self._profile
+
+    # --- pays -------------------------------------------------------------------------
+
+    def coefficients(self, paytable: PayTable, pays_on: str) -> tuple[list[int], int, int]:
+        """(coef, base, d): EV(call) - EV(fold) of a state, times d x completions, is
+        ``base + coef . counts`` over the pay-relevant columns."""
+        coef, base, d = margin_coefficients(paytable, self.rules, pays_on, self.rules.completions)
+        return [coef[cols[0]] for cols in PAY_SOURCES], base, d  # the columns of a source pay alike
+
+    def optimal_calls(self, paytable: PayTable, pays_on: str = "ante", extra: StateTerm | None = None) -> np.ndarray:
+        return self._play(paytable, pays_on, None, extra)[1]
+
+    def margins(self, paytable=None, pays_on: str = "ante") -> np.ndarray:
+        """EV(call) - EV(fold) of every state, in antes (float64: for plots)."""
+        coef, base, d = self.coefficients(PayTable.load(paytable), pays_on)
+        scale = d * self.rules.completions
+        return self.pay.margins([c / scale for c in coef], base / scale)
+
+    def margin_sums(
+        self, paytable: PayTable, pays_on: str, groups: np.ndarray, n: int
+    ) -> tuple[list[int], np.ndarray, int]:
+        """Exact sums of weight x (EV(call) - EV(fold)) x scale per group, with the weight
+        of each group and the scale (d x completions); rows of group -1 are left out."""
+        coef, base, d = self.coefficients(paytable, pays_on)
+        sums = self.pay.group_sums(self.weight, groups, n)
+        margin = [sum(c * int(s) for c, s in zip(coef, row[:-1])) + base * int(row[-1]) for row in sums]
+        return margin, sums[:, -1], d * self.rules.completions
+
+    # --- playing ----------------------------------------------------------------------
+
+    def decide(
+        self,
+        paytable=None,
+        strategy: str | Strategy = "optimal",
+        pays_on: str = "ante",
+        name: str | None = None,
+        extra: StateTerm | None = None,
+    ) -> GameResult:
+        """The return table and exact figures of a strategy with a pay table (PayTable,
+        CSV path, table name, dict or DataFrame; None for the default AnteWin table).
+        ``name`` names the strategy in the result (default: its name, or the callable's).
+        ``extra`` (optimal strategy only) is added to EV(call) - EV(fold) of every state
+        when deciding; the return table is the main game's alone."""
+        paytable = PayTable.load(paytable)
+        check_pays_on(pays_on)
+        if extra is not None and strategy != "optimal":
+            raise ValueError("a per-state term changes only the optimal strategy's decisions")
+        if strategy == "optimal":
+            sums, calls = self._play(paytable, pays_on, None, extra)
+        else:
+            calls = self._strategy(strategy)(self, paytable, pays_on)
+            calls = np.ascontiguousarray(calls, dtype=bool)
+            if calls.shape != (self.states,):
+                raise ValueError(f"a strategy must give one decision per state ({self.states}), got {calls.shape}")
+            sums, calls = self._play(paytable, pays_on, calls)
+        name = name or (strategy if isinstance(strategy, str) else getattr(strategy, "__name__", "custom"))
+        return game_result(self.rules, paytable, name, pays_on, self._combos(sums), calls)
+
+    def combos(self, calls: np.ndarray) -> dict[RowKey, int]:
+        """Deals per return-table row when the player calls exactly the ``calls`` states."""
+        return self._combos(self.pay.play(self.weight, np.ascontiguousarray(calls, dtype=bool)))
+
+    def _strategy(self, strategy) -> Strategy:
+        if callable(strategy):
+            return strategy
+        try:
+            return BASIC_STRATEGIES[strategy]
+        except (KeyError, TypeError):
+            raise InputError(
+                f"unknown strategy {strategy!r}: the engine plays {', '.join(BASIC_STRATEGIES)} or a function "
+                "f(engine, paytable, pays_on) -> decisions (analysis.STRATEGIES has the others, e.g. 'simple')"
+            ) from None
+
+    def _play(
+        self, paytable: PayTable, pays_on: str, calls: np.ndarray | None, extra: StateTerm | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Column sums over the called states (and the called weight) and the decisions;
+        ``calls`` None plays the optimal strategy (with ``extra`` added to every margin)."""
+        if calls is not None:
+            return self.pay.play(self.weight, calls), calls
+        calls = np.empty(self.states, dtype=bool)
+        coef, base, d = self.coefficients(paytable, pays_on)
+        common, offset = d * self.rules.completions, None
+        if extra is not None:  # margin and term on one scale: lcm(d x completions, the term's denominator)
+            common = lcm(common, extra.denominator)
+            factor = common // (d * self.rules.completions)
+            coef, base = [c * factor for c in coef], base * factor
+            if max(abs(c) for c in coef + [base]) < _INT64:
+                offset = extra.numerators(common // extra.denominator)
+        if max(abs(c) for c in coef + [base]) < _INT64 and (extra is None or offset is not None):
+            return self.pay.play(self.weight, calls, coef, base, offset=offset), calls
+        calls[:] = self._decide_huge(coef, base, common, extra)
+        return self.pay.play(self.weight, calls), calls
+
+    def _decide_huge(self, coef: list[int], base: int, common: int, extra: StateTerm | None = None) -> np.ndarray:
+        """Decisions for coefficients beyond 64 bits: float64 margins, then exact margins
+        for every state within rounding of a tie. ``base + coef . counts`` is EV(call) -
+        EV(fold) times ``common``; ``extra`` is added in antes."""
+        scale = max(abs(c) for c in coef + [base])
+        approx = self.pay.margins([c / scale for c in coef], base / scale)
+        # a float64 sum of these terms (counts below 2^32) errs by far less than this bound; a
+        # bound in counts alone would send millions of states to the exact path when base dominates
+        tolerance = 1e-13 * len(coef) * (max(map(abs, coef)) / scale * (1 << 32) + abs(base) / scale)
+        if extra is not None:  # to antes
+            to_antes = float(Fraction(scale, common))
+            approx, tolerance = approx * to_antes + extra.approx(), tolerance * to_antes + 1e-9
+        calls = approx > 0
+        near = np.flatnonzero(np.abs(approx) <= tolerance)
+        terms = extra.exact(near) if extra is not None else [0] * len(near)
+        for i, row, term in zip(near, self.pay.unpack(near), terms):
+            calls[i] = Fraction(sum(c * int(n) for c, n in zip(coef, row)) + base, common) + term > 0
+        return calls
+
+    def _combos(self, sums: np.ndarray) -> dict[RowKey, int]:
+        """Deals per return-table row from the called sums of the pay-relevant columns."""
+        folded = self.rules.states - int(sums[-1])
+        return dict(zip(row_keys(), map(int, self._row_counts(sums[None, :], np.array([folded]))[0])))
+
+    def _row_counts(self, sums: np.ndarray, folded: np.ndarray) -> np.ndarray:
+        """Deals per return-table row (columns in ``row_keys()`` order) of groups of states,
+        from each group's called sums of the pay-relevant columns (and called weight, last)
+        and its folded weight."""
+        keys, z = row_keys(), self.rules.completions
+        out = np.zeros((len(sums), len(keys)), dtype=np.int64)
+        out[:, keys.index(("fold", ""))] = np.asarray(folded, dtype=np.int64) * z
+        for cols, s in zip(PAY_SOURCES, sums[:, :-1].T):
+            out[:, keys.index(row_of(COLUMNS[cols[0]]))] += s
+        out[:, keys.index(("tie", ""))] = sums[:, -1] * z - sums[:, :-1].sum(axis=1)
+        return out
+
+    def combos_by_group(self, calls: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
+        """Deals per return-table row (columns in ``row_keys()`` order) of each group
+        0..n-1 of states, when the player calls exactly the ``calls`` states."""
+        calls = np.ascontiguousarray(calls, dtype=bool)
+        groups = np.asarray(groups, dtype=np.int32)
+        sums = self.pay.group_sums(self.weight, np.where(calls, groups, -1), n)
+        folded = np.bincount(groups[~calls], weights=self.weight[~calls], minlength=n)  # exact: < 2**53
+        return self._row_counts(sums, folded.astype(np.int64))
+
+    def count_sums(self, values: dict[tuple[str, str], int]) -> np.ndarray:
+        """``sum over columns of values[column] x count[column]`` of every state, exact
+        (int64), for (dealer result, final category) columns; raises OverflowError when a
+        state's sum could leave 64 bits."""
+        pay, rest = self._split_columns(values)
+        if max(map(abs, pay + rest)) * (1 << 8 * self.pay.width) * len(COLUMNS) >= _INT64:
+            raise OverflowError("count_sums: values too large for exact 64-bit sums")
+        return self.pay.linear(pay) + self.rest.linear(rest)
+
+    def count_sums_float(self, values: dict[tuple[str, str], float]) -> np.ndarray:
+        """:meth:`count_sums` in float64, for any values."""
+        pay, rest = self._split_columns(values)
+        return self.pay.margins(pay, 0.0) + self.rest.margins(rest, 0.0)
+
+    def state_counts(self, rows) -> np.ndarray:
+        """The 40 counts (COLUMNS order, int64) of the given states."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros((len(rows), len(COLUMNS)), dtype=np.int64)
+        for packed, sources in ((self.pay, PAY_SOURCES), (self.rest, REST_SOURCES)):
+            unpacked = packed.unpack(rows)
+            for j, cols in enumerate(sources):
+                if len(cols) == 1:
+                    out[:, cols[0]] = unpacked[:, j]
+        return out
+
+    def _split_columns(self, values: dict) -> tuple[list, list]:
+        """Coefficients of the pay-relevant and the other packed columns for per-column values."""
+        unknown = set(values) - {tuple(c) for c in COLUMNS}
+        if unknown:
+            raise ValueError(f"unknown count columns: {sorted(unknown)}")
+        return [
+            [values.get(tuple(COLUMNS[cols[0]]), 0) if len(cols) == 1 else 0 for cols in sources]
+            for sources in (PAY_SOURCES, REST_SOURCES)
+        ]
+
+    def column_sums(self, calls: np.ndarray | None = None) -> dict[tuple[str, str], int]:
+        """Exact deals over the called states (all states when None) by (dealer result,
+        player's final category)."""
+        if calls is None:
+            return dict(self.totals)
+        calls = np.ascontiguousarray(calls, dtype=bool)
+        pay, rest = self.pay.play(self.weight, calls), self.rest.play(self.weight, calls)
+        out = {}
+        for sources, sums in ((PAY_SOURCES, pay), (REST_SOURCES, rest)):
+            for cols, s in zip(sources, sums[:-1]):
+                if len(cols) == 1:
+                    out[tuple(COLUMNS[cols[0]])] = int(s)
+        assert set(out) == {(r, c) for r in RESULTS for c in CATEGORIES}
+        return out
+
+
+def load_engine(
+    game: str | Rules = "casino-omaha", root=None, threads: int | None = None, progress: bool | None = None
+) -> ReturnEngine:
+    """The return engine of a game from its outcome store (enumerated first if missing)."""
+    rules = preset(game) if isinstance(game, str) else game
+    return ReturnEngine.from_store(ensure_store(rules, root, threads, progress))
+
+
+def weighted_totals(sc: StateCounts) -> np.ndarray:
+    """Sum over the states of weight x count, for each of the 40 columns (exact int64)."""
+    return np.array([int(sc.weight @ sc.counts[:, j].astype(np.int64)) for j in range(len(COLUMNS))], dtype=np.int64)
+
+
+#: The strategies the engine plays by name (see the module docstring).
+BASIC_STRATEGIES: dict[str, Strategy] = {
+    "optimal": lambda engine, paytable, pays_on: engine.optimal_calls(paytable, pays_on),
+    "always-call": lambda engine, paytable, pays_on: np.ones(engine.states, dtype=bool),
+    "always-fold": lambda engine, paytable, pays_on: np.zeros(engine.states, dtype=bool),
+}

@@ -1,0 +1,162 @@
+"""Monte Carlo simulation of a game, independent of the exact enumerator.
+
+Hands are dealt at random, evaluated with the batch evaluators and settled by the rules
+directly; only a strategy's *decisions* come from the return engine (they are looked up
+per state). Agreement within a few standard errors checks the enumerator's counts and the
+return-table arithmetic from outside.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import sqrt
+
+import numpy as np
+
+from analysis.counting.symmetry import canonical_states
+from analysis.engine.return_engine import ReturnEngine
+from analysis.hands.evaluate import best_strength, omaha_strength
+from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.cards import colex_codes
+from analysis.model.outcomes import state_keys
+from analysis.model.payoffs import check_pays_on
+from analysis.model.paytable import PayTable
+from analysis.model.rules import Rules
+
+
+@dataclass
+class Simulation:
+    hands: int
+    mean: float  # average net result per hand, in antes (minus the house edge)
+    std_dev: float
+    call_rate: float
+    exact_house_edge: float | None = None  # the exact figure the simulation checks, when known
+
+    @property
+    def z(self) -> float | None:
+        """Standard errors between the simulated and the exact house edge (None when unknown)."""
+        if self.exact_house_edge is None or self.standard_error == 0:
+            return None
+        return (self.house_edge - self.exact_house_edge) / self.standard_error
+
+    @property
+    def standard_error(self) -> float:
+        return self.std_dev / sqrt(self.hands)
+
+    @property
+    def house_edge(self) -> float:
+        return -self.mean
+
+
+def deal(rules: Rules, hands: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Random deals from the game's deck: player, flop, turn/river, dealer cards."""
+    deck = np.array(rules.deck, dtype=np.int8)
+    k = rules.hole_cards
+    need = 2 * k + 5
+    keys = rng.random((hands, len(deck)))
+    picked = np.argpartition(keys, need - 1, axis=1)[:, :need]
+    # order the picked cards by their random keys so every role gets a uniform card
+    picked = np.take_along_axis(picked, np.argsort(np.take_along_axis(keys, picked, axis=1), axis=1), axis=1)
+    cards = deck[picked]
+    return {
+        "player": cards[:, :k],
+        "flop": cards[:, k : k + 3],
+        "board": cards[:, k : k + 5],
+        "dealer": cards[:, k + 5 :],
+    }
+
+
+def final_strengths(rules: Rules, hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    if rules.omaha:
+        return omaha_strength(hole, board).astype(np.int64)
+    return best_strength(np.concatenate([hole, board], axis=1)).astype(np.int64)
+
+
+def settle(
+    rules: Rules, paytable: PayTable, calls: np.ndarray, player: np.ndarray, dealer: np.ndarray, pays_on: str = "ante"
+) -> np.ndarray:
+    """Net result in antes of each hand, straight from the rules."""
+    m = rules.call_multiple
+    pay = np.array([float(p) for p in paytable.vector()])[tables().category[player]]
+    qualifies = dealer >= dealer_qualifier(rules.qualifier_rank)
+    wins = player > dealer
+    ante_win = pay if pays_on == "ante" else np.ones_like(pay)
+    call_win = np.full_like(pay, m) if pays_on == "ante" else m * pay
+    called = np.where(
+        ~qualifies, ante_win, np.where(wins, ante_win + call_win, np.where(player == dealer, 0.0, -1.0 - m))
+    )
+    return np.where(calls, called, -1.0)
+
+
+def lookup_calls(rules: Rules, keys: np.ndarray, calls: np.ndarray, hole: np.ndarray, flop: np.ndarray) -> np.ndarray:
+    """The decision that ``calls`` (one per stored state, with sorted ``keys``) makes in
+    each dealt state."""
+    flop_code, hole_code = canonical_states(hole, flop, rules.suits)
+    wanted = state_keys(flop_code, hole_code)
+    idx = np.searchsorted(keys, wanted)
+    if idx.max(initial=0) >= len(keys) or not np.array_equal(keys[idx], wanted):
+        raise LookupError("a dealt state is missing from the outcome store")
+    return calls[idx]
+
+
+def stored_keys(engine: ReturnEngine) -> np.ndarray:
+    """The sorted keys of the engine's stored states (for :func:`lookup_calls`; cached beside
+    the store, since computing them takes longer than a simulation)."""
+
+    def build(source) -> dict[str, np.ndarray]:
+        hole, flop = source.cards()
+        return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}
+
+    return engine.source.derived("state-keys", build)["keys"]
+
+
+def simulate(
+    rules: Rules,
+    paytable: PayTable,
+    hands: int,
+    seed: int,
+    calls: np.ndarray | None = None,
+    keys: np.ndarray | None = None,
+    pays_on: str = "ante",
+    batch: int = 500_000,
+) -> Simulation:
+    """Play ``hands`` random hands: always calling, or with per-state decisions ``calls``
+    over the stored states of sorted ``keys``."""
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
+        raise ValueError(f"hands must be a positive whole number, got {hands!r}")
+    check_pays_on(pays_on)
+    rng = np.random.default_rng(seed)
+    total = total_sq = 0.0
+    n_calls = 0
+    done = 0
+    while done < hands:
+        n = min(batch, hands - done)
+        d = deal(rules, n, rng)
+        decided = np.ones(n, dtype=bool) if calls is None else lookup_calls(rules, keys, calls, d["player"], d["flop"])
+        result = settle(
+            rules,
+            paytable,
+            decided,
+            final_strengths(rules, d["player"], d["board"]),
+            final_strengths(rules, d["dealer"], d["board"]),
+            pays_on,
+        )
+        total += result.sum()
+        total_sq += (result**2).sum()
+        n_calls += int(decided.sum())
+        done += n
+    mean = total / hands
+    return Simulation(hands, mean, sqrt(total_sq / hands - mean**2), n_calls / hands)
+
+
+def simulate_strategy(
+    engine: ReturnEngine, paytable, strategy, hands: int, seed: int, pays_on: str = "ante"
+) -> Simulation:
+    """Simulate a strategy of the engine, with the engine's exact house edge beside it."""
+    exact = engine.decide(paytable, strategy, pays_on)
+    if exact.calls.all():
+        sim = simulate(engine.rules, exact.paytable, hands, seed, pays_on=pays_on)
+    else:
+        sim = simulate(engine.rules, exact.paytable, hands, seed, exact.calls, stored_keys(engine), pays_on)
+    sim.exact_house_edge = float(exact.exact["house_edge"])
+    return sim

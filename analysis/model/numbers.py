@@ -1,0 +1,28 @@
+"""Exact numbers from what a user, a file or Python hands the tool: ints, Fractions,
+Decimals, text (``"1.5"``, ``"3/2"``) and floats taken by their shortest decimal text.
+
+>>> as_fraction("3/2"), as_fraction(1.1)
+(Fraction(3, 2), Fraction(11, 10))
+"""
+
+from __future__ import annotations
+
+import numbers
+from decimal import Decimal
+from fractions import Fraction
+
+
+def as_fraction(value) -> Fraction:
+    """An exact number from an int, Fraction, Decimal, text (``"1.5"``, ``"3/2"``) or a
+    float taken by its shortest decimal text (1.1 -> 11/10, not the binary float)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a number")
+    if isinstance(value, (Fraction, int, Decimal)):
+        return Fraction(value)
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Real):
+        return Fraction(repr(float(value)))
+    if isinstance(value, str):
+        return Fraction(value.strip())
+    raise ValueError(f"{value!r} is not a number")

@@ -1,0 +1,173 @@
+"""Game rules: a small immutable description of one game of the family.
+
+>>> r = preset("casino-omaha")
+>>> r.hole_cards, r.must_use, r.qualifier_rank, r.call_multiple
+(3, 2, 5, 2)
+>>> r.total_combinations == comb(52, 3) * comb(49, 3) * comb(46, 2) * comb(44, 3)
+True
+>>> replace(r, qualifier_rank=None, call_multiple=3).variant
+'qualifier-none-call-3x'
+>>> parse_qualifier("9s"), parse_qualifier("none"), parse_qualifier("A")
+(7, None, 12)
+>>> preset("baccarat")
+Traceback (most recent call last):
+...
+ValueError: unknown game 'baccarat'; choose one of: casino-omaha, casino-holdem
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, replace
+from math import comb
+
+from analysis.model.cards import RANKS, SUITS
+
+#: Which bet a pay table pays: the ante (AnteWin, the Casino Omaha rule) or the call
+#: (the Caribbean convention); see :mod:`analysis.model.payoffs`.
+PAYS_ON = ("ante", "call")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One game: hole cards per hand, how many must be used, the dealer's qualifier.
+
+    ``ranks`` and ``suits`` select the deck (all 52 cards by default); small decks make
+    naive brute-force checks cheap.
+    """
+
+    name: str
+    hole_cards: int
+    must_use: int | None  # exactly this many hole cards (Omaha); None: best 5 of all
+    qualifier_rank: int | None  # the dealer qualifies with a pair of this rank (0 = deuces) or better; None: always
+    call_multiple: int = 2  # the call bet, in antes (pay-side only: the counts do not depend on it)
+    ranks: tuple[int, ...] = tuple(range(13))
+    suits: tuple[int, ...] = (0, 1, 2, 3)
+
+    def __post_init__(self):
+        if self.hole_cards not in (2, 3):
+            raise ValueError(f"{self.name}: the enumerator handles 2 or 3 hole cards, not {self.hole_cards}")
+        if self.must_use not in (None, 2):
+            raise ValueError(f"{self.name}: must_use is 2 (Omaha style) or None (best 5 of all)")
+        if self.hole_cards == 3 and self.must_use is None:
+            raise ValueError(f"{self.name}: 3 hole cards are played Omaha style (must_use=2)")
+        if self.qualifier_rank is not None and (
+            isinstance(self.qualifier_rank, bool) or self.qualifier_rank not in range(13)
+        ):
+            raise ValueError(f"{self.name}: qualifier rank must be 0..12 (deuces to aces) or None (no qualifier)")
+        if isinstance(self.call_multiple, bool) or not isinstance(self.call_multiple, int) or self.call_multiple < 1:
+            raise ValueError(
+                f"{self.name}: the call bet is a whole number of antes (at least 1), not {self.call_multiple!r}"
+            )
+        if len(self.deck) < 5 + 2 * self.hole_cards + 1:
+            raise ValueError(f"{self.name}: a deck of {len(self.deck)} cards is too small")
+
+    @property
+    def omaha(self) -> bool:
+        return self.must_use == 2
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        return tuple(sorted(r * 4 + s for r in self.ranks for s in self.suits))
+
+    @property
+    def qualifying_pair(self) -> int:
+        """Rank of the smallest pair that qualifies the dealer (0, deuces, with no qualifier)."""
+        return 0 if self.qualifier_rank is None else self.qualifier_rank
+
+    @property
+    def qualifier_phrase(self) -> str:
+        """``"the dealer qualifies with a pair of 7s or better"`` or ``"the dealer always qualifies"``."""
+        if self.qualifier_rank is None:
+            return "the dealer always qualifies"
+        return f"the dealer qualifies with a pair of {RANKS[self.qualifier_rank]}s or better"
+
+    @property
+    def variant(self) -> str:
+        """What differs from the preset of the same name, for file names: ``""`` for the
+        preset itself, else e.g. ``"qualifier-9s"``, ``"call-3x"``, ``"qualifier-none-call-1x"``."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            return ""
+        parts = []
+        if self.qualifier_rank != base.qualifier_rank:
+            parts.append(f"qualifier-{qualifier_text(self.qualifier_rank)}")
+        if self.call_multiple != base.call_multiple:
+            parts.append(f"call-{self.call_multiple}x")
+        return "-".join(parts)
+
+    @property
+    def states(self) -> int:
+        """Decision states: (player hole cards, flop) pairs."""
+        n, k = len(self.deck), self.hole_cards
+        return comb(n, k) * comb(n - k, 3)
+
+    @property
+    def dealer_holdings(self) -> int:
+        n, k = len(self.deck), self.hole_cards
+        return comb(n - k - 5, k)
+
+    @property
+    def completions(self) -> int:
+        """Deals per decision state: turn and river, then the dealer's cards."""
+        n, k = len(self.deck), self.hole_cards
+        return comb(n - k - 3, 2) * self.dealer_holdings
+
+    @property
+    def total_combinations(self) -> int:
+        return self.states * self.completions
+
+    def small_deck(self, ranks: str, suits: str = SUITS) -> Rules:
+        """The same game on a deck of the given ranks and suits, e.g. ``("A2345", "cd")``."""
+        return replace(
+            self,
+            name=f"{self.name}[{ranks}/{suits}]",
+            ranks=tuple(sorted(RANKS.index(r) for r in ranks)),
+            suits=tuple(sorted(SUITS.index(s) for s in suits)),
+        )
+
+    def describe(self) -> dict:
+        d = asdict(self)
+        d["qualifier"] = (
+            "none (the dealer always qualifies)"
+            if self.qualifier_rank is None
+            else f"pair of {RANKS[self.qualifier_rank]}s or better"
+        )
+        d["deck_size"] = len(self.deck)
+        return d
+
+    def fingerprint(self) -> str:
+        """Short hash of everything the enumeration depends on."""
+        payload = {k: v for k, v in asdict(self).items() if k not in ("name", "call_multiple")}
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:10]
+
+
+PRESETS = {
+    "casino-omaha": Rules("casino-omaha", hole_cards=3, must_use=2, qualifier_rank=5),
+    "casino-holdem": Rules("casino-holdem", hole_cards=2, must_use=None, qualifier_rank=2),
+}
+
+
+def qualifier_text(rank: int | None) -> str:
+    """``"none"`` or the pair's rank with an s: ``"7s"``, ``"As"``."""
+    return "none" if rank is None else f"{RANKS[rank]}s"
+
+
+def parse_qualifier(text: str) -> int | None:
+    """The dealer's qualifier from text: a rank (``7``, ``T``, ``A``, also ``7s`` or
+    ``10``) for a pair of that rank or better, or ``none`` (the dealer always qualifies)."""
+    t = text.strip().upper()
+    if t == "NONE":
+        return None
+    rank = t.removesuffix("S").replace("10", "T")
+    if len(rank) != 1 or rank not in RANKS.upper():
+        raise ValueError(f"qualifier {text!r}: give a rank 2..9, T, J, Q, K, A (a pair of it or better) or 'none'")
+    return RANKS.upper().index(rank)
+
+
+def preset(name: str) -> Rules:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}") from None

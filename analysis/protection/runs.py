@@ -1,0 +1,205 @@
+"""Runs of the game-protection jobs: the exact one-card exposure (a shard = the flop classes
+of an outcome-store shard) and the sampled runs (a shard = a batch of states), on a dask
+cluster or in this process (:mod:`analysis.parallel.cluster`). Each shard's result is kept in the
+job's result store (:mod:`analysis.store.result_store`) as it arrives, so a run that is interrupted
+resumes where it stopped, and a damaged shard is computed again.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from analysis.engine.return_engine import ReturnEngine, load_engine
+from analysis.model.paytable import PayTable
+from analysis.model.rules import Rules
+from analysis.parallel.cluster import Cluster, run_shards
+from analysis.protection.edges import ExposureResult, exposure_result
+from analysis.protection.exposure import ExposureJob, ExposureSums
+from analysis.protection.sampling import BaseControl, Information, SampleEstimate, SampleJob, estimate, margins_digest
+from analysis.store.outcome_store import shard_plan
+from analysis.store.result_store import ResultStore, results_folder, stored_jobs
+from analysis.store.runs import holding
+from analysis.strategy.simple import derive_simple_strategy
+
+
+@dataclass
+class RunInfo:
+    """Where a run's results are kept and what it did."""
+
+    path: Path
+    checksum: str  # SHA-256 of the results' content: the same for any workers and order
+    shards: int
+    computed: int  # shards computed by this run (the others were kept from earlier runs)
+    seconds: float
+
+
+def _exposure_shard(job: ExposureJob, flops, threads: int | None = None) -> dict:
+    return job.run(flops, threads).to_json()
+
+
+def _sample_shard(job: SampleJob, shard: int, count: int, threads: int | None = None) -> list[int]:
+    return job.margins(shard, count, threads)
+
+
+def _locked_run(store: ResultStore, fn, todo: dict, sizes: dict[int, int], desc: str, cluster, threads, progress):
+    """Compute the shards ``todo`` into the store, holding its lock."""
+    show = sys.stderr.isatty() if progress is None else progress
+    with holding(store, show, "another run of this job is writing"):
+        store.forget_damaged()
+        todo = {i: args for i, args in todo.items() if store.size(i) < sizes[i]}
+        run_shards(
+            cluster,
+            fn,
+            todo,
+            lambda i, result: store.write(i, result, sizes[i]),
+            desc,
+            show,
+            total=len(sizes),
+            threads=threads,
+        )
+    return len(todo)
+
+
+def exposure_run(
+    rules: Rules,
+    paytable=None,
+    pays_on: str = "ante",
+    engine: ReturnEngine | None = None,
+    root: Path | None = None,
+    results: Path | None = None,
+    cluster: Cluster | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> tuple[ExposureJob, ExposureSums, RunInfo]:
+    """Every state of the game with one dealer card seen, decided for the pay table and
+    summed (the job's result store is reused and completed). ``engine``: the base game's
+    (for the simple strategy the groups refer to; loaded from its store under ``root`` when
+    None); ``results``: the folder of the result stores (default: ``protection/`` under
+    the store root)."""
+    paytable = PayTable.load(paytable)
+    start = time.perf_counter()
+    engine = engine if engine is not None else load_engine(rules, root, threads, progress)
+    job = ExposureJob(rules, paytable, pays_on, derive_simple_strategy(engine, paytable, pays_on))
+    job.coefficients()  # a pay table the kernel cannot take exactly is refused before any work
+    plan = shard_plan(rules)
+    store = ResultStore.for_job("exposure", job.key(), results or results_folder(root))
+    computed = _locked_run(
+        store,
+        _exposure_shard,
+        {i: (job, flops) for i, flops in enumerate(plan)},
+        {i: len(flops) for i, flops in enumerate(plan)},
+        f"{rules.name}: one dealer card seen, exactly",
+        cluster,
+        threads,
+        progress,
+    )
+    sums = ExposureSums.zero()
+    for i in range(len(plan)):
+        sums = sums + ExposureSums.from_json(store.read(i))
+    return job, sums, RunInfo(store.path, sums.digest(), len(plan), computed, time.perf_counter() - start)
+
+
+def sampled_run(
+    rules: Rules,
+    information: Information,
+    samples: int,
+    seed: int,
+    paytable=None,
+    pays_on: str = "ante",
+    root: Path | None = None,
+    results: Path | None = None,
+    cluster: Cluster | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> tuple[SampleJob, list[int], RunInfo]:
+    """The exact margins of ``samples`` states drawn with ``seed`` (in shard order); shards
+    kept from an earlier run of the same job are reused, and extended if it was shorter.
+    ``results``: the folder of the result stores (default: ``protection/`` under the store
+    root ``root``)."""
+    paytable = PayTable.load(paytable)
+    information.sizes(rules)  # bad information is refused before any work
+    if samples < 2:
+        raise ValueError(f"a sampled run needs at least 2 states, got {samples}")
+    start = time.perf_counter()
+    job = SampleJob(rules, paytable, pays_on, information, seed)
+    sizes = dict(enumerate(job.shards(samples)))
+    store = ResultStore.for_job("sampled", job.key(), results or results_folder(root))
+    computed = _locked_run(
+        store,
+        _sample_shard,
+        {i: (job, i, count) for i, count in sizes.items()},
+        sizes,
+        f"{rules.name}: {information.describe()}, {samples:,} states",
+        cluster,
+        threads,
+        progress,
+    )
+    margins = [m for i, count in sizes.items() for m in store.read(i)[:count]]
+    return job, margins, RunInfo(store.path, margins_digest(margins), len(sizes), computed, time.perf_counter() - start)
+
+
+@dataclass
+class StoredProtection:
+    """The protection results already computed for a game, pay table and pay rule."""
+
+    exposure: ExposureResult | None
+    sampled: list[SampleEstimate]  # the longest run of each kind of information
+    sources: list[str]  # the result folders used, with their checksums
+
+
+def stored_protection(
+    engine: ReturnEngine, paytable=None, pays_on: str = "ante", results: Path | None = None
+) -> StoredProtection:
+    """What earlier ``protect`` runs computed for the engine's game with this pay table
+    (nothing is computed here: a report includes what is there and says what is not).
+    ``results``: their folder (default: ``protection/`` beside the engine's store)."""
+    paytable, rules = PayTable.load(paytable), engine.rules
+    if results is None:
+        results = results_folder(engine.source.path.parent if hasattr(engine.source, "path") else None)
+    job = ExposureJob(rules, paytable, pays_on, derive_simple_strategy(engine, paytable, pays_on))
+    plan = shard_plan(rules)
+    store = ResultStore.for_job("exposure", job.key(), results)
+    exposure, sources = None, []
+    if store.manifest_path.exists() and all(
+        store.size(i) == len(flops) and store.shard_is_sound(i) for i, flops in enumerate(plan)
+    ):
+        sums = ExposureSums.zero()
+        for i in range(len(plan)):
+            sums = sums + ExposureSums.from_json(store.read(i))
+        exposure = exposure_result(rules, paytable, pays_on, sums)
+        sources.append(f"{store.path} ({sums.digest()[:16]})")
+    fields = {
+        "rules": rules.fingerprint(),
+        "call_multiple": rules.call_multiple,
+        "paytable": job.key()["paytable"],
+        "pays_on": pays_on,
+    }
+    longest: dict[tuple, tuple[SampleJob, list[int], ResultStore]] = {}
+    for found in stored_jobs("sampled", results, **fields):
+        sampled = SampleJob(rules, paytable, pays_on, Information(*found.key["information"]), found.key["seed"])
+        margins = _prefix(found, sampled.batch)
+        kind = tuple(found.key["information"])
+        if len(margins) >= 2 and len(margins) > len(longest.get(kind, (None, []))[1]):
+            longest[kind] = (sampled, margins, found)
+    control = BaseControl(engine, paytable, pays_on) if longest else None
+    estimates = []
+    for sampled, margins, found in sorted(
+        longest.values(), key=lambda x: (x[0].information.kind, x[0].information.amount)
+    ):
+        estimates.append(estimate(sampled, margins, control))
+        sources.append(f"{found.path} ({margins_digest(margins)[:16]})")
+    return StoredProtection(exposure, estimates, sources)
+
+
+def _prefix(store: ResultStore, batch: int) -> list[int]:
+    """The margins of the sound shards 0, 1, ... up to the first missing or short one."""
+    margins, i = [], 0
+    while store.size(i) and store.shard_is_sound(i):
+        margins += store.read(i)[: store.size(i)]
+        if store.size(i) < batch:
+            break
+        i += 1
+    return margins

@@ -1,0 +1,86 @@
+"""Tuning a side bet: the pay of one line that gives the bet a target return, exactly, and the
+whole-number pays either side of it with their exact returns.
+
+A line paying ``p`` to 1 adds ``P(line) x p`` to the return while the decisions stay the
+same, so the exact pay is the root of that linear piece (for a forfeited bet played
+``joint`` the decisions move with the pay: the root is checked by playing at it, and the
+search continues on the new piece). The return never falls when a pay rises, so the whole
+numbers below and above the exact pay bracket the target.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pandas as pd
+
+from analysis.model.numbers import as_fraction
+from analysis.sidebets.bet import SideBet
+from analysis.sidebets.returns import SideBetResult, SideBets
+
+#: Steps of the exact search before giving up (decisions keep changing).
+MAX_STEPS = 50
+
+
+def solve_side_bet(
+    bets: SideBets, bet, target_return, vary: str, bounds=(0, 10_000), stake=1, meter=None, strategy: str = "joint"
+) -> pd.DataFrame:
+    """The pay of line ``vary`` for which the bet returns ``target_return`` per unit staked
+    (e.g. 0.95): the exact pay, then the whole-number pays just below and above it.
+
+    Raises ValueError when the target is out of reach within ``bounds``.
+    """
+    bet = SideBet.load(bet)
+    line = bet.line(vary)
+    if line.share is not None:
+        raise ValueError(f"line {vary!r} pays from the meter: vary a fixed-pay line")
+    target = as_fraction(target_return)
+    lo, hi = (as_fraction(b) for b in bounds)
+    if not 0 <= lo <= hi:
+        raise ValueError(f"bounds must satisfy 0 <= low <= high, got {lo}, {hi}")
+
+    def play(pay: Fraction) -> SideBetResult:
+        return bets.evaluate(bet.with_pays({vary: pay}, name=f"{bet.name} ({vary} {pay})"), stake, meter, strategy)
+
+    low, high = play(lo), play(hi)
+    if not low.exact["return"] <= target <= high.exact["return"]:
+        raise ValueError(
+            f"target return {float(target):.4%} is out of reach: with {vary} paying {float(lo):g} to {float(hi):g} "
+            f"the return ranges from {float(low.exact['return']):.4%} to {float(high.exact['return']):.4%}"
+        )
+    exact, found = _root(play, bet.lines.index(line), target, low, lo, hi)
+    rows = {exact: found}
+    for pay in {math.floor(exact), math.ceil(exact)}:
+        if lo <= pay <= hi and Fraction(pay) not in rows:
+            rows[Fraction(pay)] = play(Fraction(pay))
+    out = []
+    for pay, result in sorted(rows.items()):
+        r = result.exact["return"]
+        out.append(
+            {
+                "line": vary,
+                "pays": float(pay),
+                "whole_number": pay.denominator == 1,
+                "return": float(r),
+                "house_edge": float(1 - r),
+                "error": float(r - target),
+                "pays_exact": pay,
+                "return_exact": r,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def _root(play, index: int, target: Fraction, result: SideBetResult, lo: Fraction, hi: Fraction):
+    """The exact pay whose return is the target, starting from the piece of ``result``."""
+    pay = lo
+    for _ in range(MAX_STEPS):
+        p = Fraction(int(result.table["combinations"].iloc[index]), result.exact["total_combinations"])
+        if p == 0:
+            raise ValueError(f"line {result.bet.lines[index].name!r} never pays here: its pay cannot move the return")
+        root = min(max(pay + (target - result.exact["return"]) / p, lo), hi)
+        result, pay = play(root), root
+        if result.exact["return"] == target:
+            return pay, result
+    raise RuntimeError(f"no exact pay: the decisions keep changing near {float(pay)}")

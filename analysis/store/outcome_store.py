@@ -1,0 +1,309 @@
+"""The per-state outcome store: parquet shards plus a JSON manifest, in one folder.
+
+* One folder per game and deck: ``<root>/<game>-<fingerprint>/`` (the fingerprint hashes
+  the rules the counts depend on and the engine version). The root is ``--store`` or
+  ``$CASINO_OMAHA_STORE``, else ``data/outcomes/`` in a checkout of the project, else a
+  per-user cache folder.
+* ``shard-NNNNN.parquet``: the canonical states of a run of :data:`FLOPS_PER_SHARD` flop
+  classes, in key order, with ``flop0..2``, ``hole0..k``, ``weight`` and the 40 count
+  columns of :data:`analysis.model.outcomes.COLUMNS`.
+* ``manifest.json``: rules, engine and package version, shard list with rows, a SHA-256 of
+  each shard's content (the store checksum, when complete, hashes these) and of its file,
+  and a SHA-256 of the manifest itself. Every read of a shard checks its file's hash while
+  reading; a mismatch is a :class:`StoreError` that names the file and the fix
+  (``casino-omaha enumerate --repair`` re-enumerates exactly the damaged or missing shards).
+* ``.lock``: held (``fcntl.flock``) by an enumeration for as long as it runs; a second
+  enumeration of the same store waits for it, then finds the finished shards.
+* ``derived/<name>/``: pay-independent arrays computed from a complete store (the return
+  engine's packed counts, hand classes), kept as ``.npy`` files that are mapped, not read.
+* Every file is written to a temporary name and renamed, so an interrupted run never
+  leaves a half-written shard, and the next run resumes from the finished ones.
+
+Only this module knows the shard layout: the rest asks for a state
+(:meth:`OutcomeStore.read_state`), for every shard in turn, or for derived arrays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from math import ceil
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from analysis.counting.symmetry import FlopClass, canonical_states, flop_classes
+from analysis.model.cards import colex_codes
+from analysis.model.outcomes import COLUMNS, StateCounts, empty_counts
+from analysis.model.rules import Rules
+from analysis.store.derived import derived_arrays
+from analysis.store.shards import ShardFolder, StoreError, now, package_version
+
+#: Version of the counting method; bump when the meaning of the stored counts changes.
+ENGINE_VERSION = 1
+FORMAT = "casino-omaha-outcomes/2"
+#: Flop classes per shard: a shard is the unit of progress, resumption and parallel work.
+FLOPS_PER_SHARD = 32
+#: Rows per parquet row group: reading one state reads one group of counts.
+ROW_GROUP = 16384
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def default_root() -> Path:
+    """Where stores live unless ``--store`` says otherwise (see the module docstring)."""
+    if os.environ.get("CASINO_OMAHA_STORE"):
+        return Path(os.environ["CASINO_OMAHA_STORE"])
+    if (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "data" / "outcomes").is_dir():
+        return CHECKOUT / "data" / "outcomes"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("casino-omaha")) / "outcomes"
+
+
+def shard_plan(rules: Rules) -> list[list[FlopClass]]:
+    """The flop classes of each shard, in code order."""
+    classes = flop_classes(rules.deck, rules.suits)
+    return [classes[i : i + FLOPS_PER_SHARD] for i in range(0, len(classes), FLOPS_PER_SHARD)]
+
+
+def content_digest(sc: StateCounts) -> str:
+    """SHA-256 of a shard's columns in a fixed layout (independent of the file format)."""
+    h = hashlib.sha256()
+    # each array transposed once: its columns become contiguous rows (a column at a time is a slow strided copy)
+    columns = [*np.ascontiguousarray(sc.flop.T), *np.ascontiguousarray(sc.hole.T), sc.weight]
+    columns += list(np.ascontiguousarray(sc.counts.T))
+    for col in columns:
+        h.update(np.ascontiguousarray(col).data)
+    return h.hexdigest()
+
+
+class OutcomeStore(ShardFolder):
+    """A store folder for one game (see the module docstring)."""
+
+    suffix = ".parquet"
+
+    def __init__(self, path: Path, rules: Rules):
+        self.rules = rules
+        self.n_shards = ceil(len(flop_classes(rules.deck, rules.suits)) / FLOPS_PER_SHARD)
+        super().__init__(path)
+
+    def new_manifest(self) -> dict:
+        rules = self.rules
+        return {
+            "format": FORMAT,
+            "engine_version": ENGINE_VERSION,
+            "package_version": package_version(),
+            "rules": rules.describe(),
+            "fingerprint": fingerprint(rules),
+            "columns": [c.name for c in COLUMNS],
+            "n_shards": self.n_shards,
+            "flops_per_shard": FLOPS_PER_SHARD,
+            "total_states": rules.states,
+            "completions_per_state": rules.completions,
+            "total_combinations": rules.total_combinations,
+            "created": now(),
+            "machine": platform.platform(),
+            "complete": False,
+        }
+
+    def check_manifest(self, manifest: dict) -> None:
+        if manifest.get("format") != FORMAT or manifest.get("fingerprint") != fingerprint(self.rules):
+            raise StoreError(f"{self.manifest_path}: this store was made for other rules or another engine")
+        if manifest.get("n_shards") != self.n_shards:
+            raise StoreError(
+                f"{self.manifest_path}: made with {manifest.get('n_shards')} shards, expected {self.n_shards}"
+            )
+
+    def fix_hint(self) -> str:
+        return f"run `casino-omaha enumerate --game {self.rules.name} --repair` to re-enumerate it"
+
+    @classmethod
+    def for_rules(cls, rules: Rules, root: Path | None = None) -> OutcomeStore:
+        return cls(cls.path_for(rules, root), rules)
+
+    @staticmethod
+    def path_for(rules: Rules, root: Path | None = None) -> Path:
+        """The folder of the game's store under ``root`` (default: :func:`default_root`)."""
+        return (Path(root) if root is not None else default_root()) / f"{rules.name}-{fingerprint(rules)}"
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.manifest.get("complete"))
+
+    @property
+    def checksum(self) -> str | None:
+        return self.manifest.get("checksum")
+
+    @property
+    def rows(self) -> int:
+        """Canonical states stored."""
+        return sum(s["rows"] for s in self.manifest["shards"].values())
+
+    def forget(self, shards: list[int]) -> None:
+        """Drop these shards (damaged or missing), so that they are enumerated again."""
+        for key in ("complete", "checksum", "rows", "finished"):
+            self.manifest.pop(key, None)
+        super().forget(shards)
+
+    # --- writing ----------------------------------------------------------------------
+
+    def write_shard(self, i: int, sc: StateCounts) -> None:
+        k = sc.hole.shape[1]
+        columns = {f"flop{j}": sc.flop[:, j].astype(np.int8) for j in range(3)}
+        columns |= {f"hole{j}": sc.hole[:, j].astype(np.int8) for j in range(k)}
+        columns["weight"] = sc.weight.astype(np.int64)
+        columns |= {c.name: sc.counts[:, j] for j, c in enumerate(COLUMNS)}
+        sink = pa.BufferOutputStream()
+        pq.write_table(
+            pa.table(columns),
+            sink,
+            compression="zstd",
+            compression_level=1,
+            write_page_checksum=True,
+            row_group_size=ROW_GROUP,
+        )
+        data = sink.getvalue().to_pybytes()
+        self.write_shard_bytes(i, data, rows=len(sc), weight=int(sc.weight.sum()), sha256=content_digest(sc))
+
+    def finish(self, elapsed: float) -> None:
+        shards = self.manifest["shards"]
+        if sorted(int(i) for i in shards) != list(range(self.n_shards)):
+            raise StoreError(f"{self.path}: cannot finish, shards are missing")
+        weight = sum(s["weight"] for s in shards.values())
+        if weight != self.rules.states:
+            raise StoreError(f"{self.path}: states add up to {weight}, expected {self.rules.states}")
+        digest = hashlib.sha256("".join(shards[str(i)]["sha256"] for i in range(self.n_shards)).encode())
+        self.manifest |= {
+            "complete": True,
+            "checksum": digest.hexdigest(),
+            "rows": sum(s["rows"] for s in shards.values()),
+            "finished": now(),
+            "elapsed_seconds": round(elapsed, 1),
+        }
+        self.save_manifest()
+
+    # --- reading ----------------------------------------------------------------------
+
+    def _require_complete(self) -> None:
+        if not self.complete:
+            raise StoreError(
+                f"{self.path}: the store is not complete; run `casino-omaha enumerate "
+                f"--game {self.rules.name}` to finish it"
+            )
+
+    def read_shard(self, i: int, into: StateCounts | None = None, at: int = 0, counts: bool = True) -> StateCounts:
+        """One shard's states (checked), written into ``into`` at row ``at`` when given;
+        ``counts=False`` reads the cards and weights only. The file's SHA-256 is checked
+        while reading, and parquet's page checksums."""
+        data = self.shard_bytes(i)
+        k = self.rules.hole_cards
+        names = [f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)] + ["weight"]
+        if counts:
+            names += [c.name for c in COLUMNS]
+        table = self._parse(i, data, names)
+        n, recorded = table.num_rows, self.manifest["shards"][str(i)]["rows"]
+        if n != recorded:
+            raise StoreError(f"{self.shard_path(i)}: holds {n} rows, the manifest says {recorded}; {self.fix_hint()}")
+        out = into if into is not None else empty_counts(n, k, len(COLUMNS) if counts else 0)
+        rows = slice(at, at + n)
+        for j in range(3):
+            out.flop[rows, j] = table.column(f"flop{j}").to_numpy()
+        for j in range(k):
+            out.hole[rows, j] = table.column(f"hole{j}").to_numpy()
+        out.weight[rows] = table.column("weight").to_numpy()
+        if counts:
+            for j, c in enumerate(COLUMNS):
+                out.counts[rows, j] = table.column(c.name).to_numpy()
+        return StateCounts(out.flop[rows], out.hole[rows], out.weight[rows], out.counts[rows])
+
+    def _parse(self, i: int, data: bytes, names: list[str]) -> pa.Table:
+        try:
+            return pq.read_table(pa.BufferReader(data), columns=names, page_checksum_verification=True)
+        except (pa.ArrowException, OSError, ValueError) as e:
+            raise StoreError(f"{self.shard_path(i)}: not a readable shard ({e}); {self.fix_hint()}") from None
+
+    def check_shard(self, i: int) -> None:
+        """Shard i is recorded, present, readable, and its content matches its checksum."""
+        if content_digest(self.read_shard(i)) != self.manifest["shards"][str(i)]["sha256"]:
+            raise StoreError(f"{self.shard_path(i)}: content does not match its checksum; {self.fix_hint()}")
+
+    def iter_shards(self) -> Iterator[tuple[int, StateCounts]]:
+        """(first row, states) of every shard in order; the next shard is read while the
+        caller works on the current one."""
+        self._require_complete()
+        start = 0
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = pool.submit(self.read_shard, 0)
+            for i in range(self.n_shards):
+                part = pending.result()
+                if i + 1 < self.n_shards:
+                    pending = pool.submit(self.read_shard, i + 1)
+                yield start, part
+                start += len(part)
+
+    def _starts(self) -> np.ndarray:
+        return np.cumsum([0] + [self.manifest["shards"][str(i)]["rows"] for i in range(self.n_shards)])
+
+    def load(self) -> StateCounts:
+        """Every state of a complete store, in key order (shards read in parallel; 3 GB for
+        Casino Omaha: the return engine needs only what :meth:`derived` keeps)."""
+        self._require_complete()
+        starts = self._starts()
+        out = empty_counts(int(starts[-1]), self.rules.hole_cards)
+        with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+            list(pool.map(lambda i: self.read_shard(i, into=out, at=int(starts[i])), range(self.n_shards)))
+        return out
+
+    def cards(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hole, flop) of every stored state, in key order (the count columns are not read)."""
+        self._require_complete()
+        starts = self._starts()
+        out = empty_counts(int(starts[-1]), self.rules.hole_cards, 0)
+        with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+            list(pool.map(lambda i: self.read_shard(i, out, int(starts[i]), counts=False), range(self.n_shards)))
+        return out.hole, out.flop
+
+    def read_state(self, hole, flop) -> np.ndarray:
+        """The 40 counts (int64) of one real state, any suits and card order: only the
+        shard that holds its canonical form is read (and checked), and of its counts only
+        the row group (:data:`ROW_GROUP` rows) that holds the state."""
+        self._require_complete()
+        flop_code, hole_code = canonical_states(np.array([hole]), np.array([flop]), self.rules.suits)
+        codes = [fc.code for shard in shard_plan(self.rules) for fc in shard]
+        i = int(np.searchsorted(codes, flop_code[0])) // FLOPS_PER_SHARD
+        data = self.shard_bytes(i)
+        k = self.rules.hole_cards
+        cards = self._parse(i, data, [f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)])
+        flops = np.stack([cards.column(f"flop{j}").to_numpy() for j in range(3)], axis=1)
+        rows = np.flatnonzero(colex_codes(flops) == flop_code[0])
+        holes = np.stack([cards.column(f"hole{j}").to_numpy()[rows] for j in range(k)], axis=1)
+        found = rows[colex_codes(holes) == hole_code[0]] if len(rows) else rows
+        if len(found) != 1:
+            raise StoreError(f"{self.shard_path(i)}: state {list(hole)} / {list(flop)} is missing; {self.fix_hint()}")
+        shard = pq.ParquetFile(pa.BufferReader(data))
+        row, group = int(found[0]), 0
+        while row >= shard.metadata.row_group(group).num_rows:
+            row -= shard.metadata.row_group(group).num_rows
+            group += 1
+        counts = shard.read_row_group(group, columns=[c.name for c in COLUMNS])
+        return np.array([counts.column(c.name)[row].as_py() for c in COLUMNS], dtype=np.int64)
+
+    def verify(self) -> list[int]:
+        """The shards that are missing, unreadable or do not match their checksums."""
+        return [i for i in range(self.n_shards) if not self.shard_is_sound(i)]
+
+    def derived(self, name: str, build: Callable[[OutcomeStore], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+        """Pay-independent arrays computed from this complete store by ``build(store)``,
+        kept beside the shards and mapped (see :mod:`analysis.store.derived`)."""
+        self._require_complete()
+        return derived_arrays(self.path / "derived" / name, self.checksum, lambda: build(self))
+
+
+def fingerprint(rules: Rules) -> str:
+    """Short hash of the rules the counts depend on, the counting method and the format."""
+    return hashlib.sha256(f"{rules.fingerprint()}/{ENGINE_VERSION}/{FORMAT}".encode()).hexdigest()[:10]

@@ -1,0 +1,130 @@
+"""Runs of the exact enumeration: compute a game's outcome store shard by shard, resuming
+whatever an interrupted run left, and load it. The shards run in this process, or on a
+dask cluster (:mod:`analysis.parallel.cluster`) whose workers send each shard's counts back here to
+be written."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+from tqdm import tqdm
+
+from analysis.counting.enumeration import count_flops, prepare, run
+from analysis.model.outcomes import StateCounts
+from analysis.model.rules import Rules
+from analysis.parallel.cluster import Cluster, run_shards
+from analysis.parallel.threads import check_threads
+from analysis.store.outcome_store import OutcomeStore, shard_plan
+from analysis.store.shards import StoreError
+
+
+def ensure_store(
+    rules: Rules,
+    root: Path | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    repair: bool = False,
+    cluster: Cluster | None = None,
+) -> OutcomeStore:
+    """The complete outcome store of the game, enumerating whatever shards are missing.
+
+    Finished shards are kept when the run is interrupted; the next call resumes. Only one
+    process enumerates a store at a time (the store's lock): a second one waits, then finds
+    the first one's shards. A shard file that went missing is enumerated again; with
+    ``repair``, every shard is checked against its checksums first and the damaged ones
+    too (a damaged manifest starts the store afresh). In this process, the next shard is
+    prepared and the last one written while the kernel counts the current one; with a
+    ``cluster``, the shards are counted by its workers.
+    """
+    threads = check_threads(threads)
+    store = _open(rules, root, repair)
+    if store.complete and not repair and len(store.done()) == store.n_shards:
+        return store
+    show = sys.stderr.isatty() if progress is None else progress
+    with holding(store, show, "another enumeration of this store is running"):
+        damaged = store.verify() if repair else []
+        gone = set(damaged) | {int(i) for i in store.manifest["shards"]} - store.done()
+        if gone:
+            store.forget(sorted(gone))
+        if not store.complete:
+            _enumerate(store, threads, show, cluster)
+    return store
+
+
+@contextmanager
+def holding(store, show: bool, holder: str) -> Iterator[None]:
+    """Hold a store's lock (an OutcomeStore or a ResultStore), saying when ``holder`` has it
+    and is waited for; then read its manifest again and clear what an interrupted writer left."""
+
+    def waiting() -> None:
+        if show:
+            tqdm.write(f"{store.path}: {holder}; waiting for it", file=sys.stderr)
+
+    with store.lock(on_wait=waiting):
+        store.reload()
+        store.clean_temporary()
+        yield
+
+
+def _open(rules: Rules, root: Path | None, repair: bool) -> OutcomeStore:
+    try:
+        return OutcomeStore.for_rules(rules, root)
+    except StoreError:
+        if not repair:
+            raise
+    store_path = OutcomeStore.path_for(rules, root)
+    (store_path / "manifest.json").replace(store_path / "manifest.json.damaged")
+    return OutcomeStore.for_rules(rules, root)
+
+
+def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster | None) -> None:
+    """Enumerate the store's missing shards and finish it (the caller holds the lock)."""
+    rules, shards = store.rules, shard_plan(store.rules)
+    todo = [i for i in range(len(shards)) if i not in store.done()]
+    start = time.perf_counter()
+    desc = f"{rules.name}: exact enumeration"
+    if cluster is not None:
+        jobs = {i: (rules, shards[i]) for i in todo}
+        run_shards(cluster, count_flops, jobs, store.write_shard, desc, show, total=len(shards))
+        store.finish(time.perf_counter() - start)
+        return
+    # the next shard is prepared and the last one written (parquet, hashes) while the
+    # kernel counts: one of each in flight, so shards are written in order
+    with (
+        ThreadPoolExecutor(max_workers=1) as prep_pool,
+        ThreadPoolExecutor(max_workers=1) as write_pool,
+        tqdm(
+            total=len(shards),
+            initial=len(shards) - len(todo),
+            unit="shard",
+            desc=desc,
+            disable=not show,
+        ) as bar,
+    ):
+        pending = prep_pool.submit(prepare, rules, shards[todo[0]]) if todo else None
+        writing = None
+        for n, i in enumerate(todo):
+            prepared = pending.result()
+            if n + 1 < len(todo):
+                pending = prep_pool.submit(prepare, rules, shards[todo[n + 1]])
+            counts = run(prepared, threads)
+            if writing is not None:
+                writing.result()
+                bar.update()
+            writing = write_pool.submit(store.write_shard, i, counts)
+        if writing is not None:
+            writing.result()
+            bar.update()
+    store.finish(time.perf_counter() - start)
+
+
+def load_outcomes(
+    rules: Rules, root: Path | None = None, threads: int | None = None, progress: bool | None = None
+) -> StateCounts:
+    """Per-state counts of the whole game (from the store, computing it if needed)."""
+    return ensure_store(rules, root, threads, progress).load()

@@ -1,0 +1,108 @@
+"""Advice for one decision state: EV(call), EV(fold) and the optimal decision, exactly.
+
+The state's counts come from the outcome store (:meth:`OutcomeStore.read_state` reads
+only the shard that holds it) or, without a complete store, from enumerating that state
+alone. A player who saw dealer cards or knows dead cards (partners' hole cards) is in
+another state: its counts are enumerated with that knowledge (:mod:`analysis.counting.informed`).
+The pay table turns counts into EVs.
+
+>>> a = advise("As Kd 7h", "Qs Jd 2c", enumerate_state=True)
+>>> a.loc["fold", "ev_exact"], bool(a.loc["call", "optimal"])
+(Fraction(-1, 1), True)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.counting.enumeration import count_state
+from analysis.counting.informed import Knowledge, call_margin, completions
+from analysis.counting.informed import state_counts as informed_counts
+from analysis.hands.classes import HAND_CLASSES, hand_profile
+from analysis.model.cards import disjoint, format_cards, parse_cards
+from analysis.model.paytable import PayTable
+from analysis.model.rules import Rules, preset
+from analysis.store.outcome_store import OutcomeStore
+
+
+def parse_state(rules: Rules, hole: str, flop: str) -> tuple[list[int], list[int]]:
+    """Hole cards and flop from text, checked against the game (clear ValueErrors)."""
+    h = parse_cards(hole, count=rules.hole_cards, what="hole cards")
+    f = parse_cards(flop, count=3, what="flop")
+    disjoint(h, f)
+    outside = [c for c in h + f if c not in rules.deck]
+    if outside:
+        raise ValueError(f"{format_cards(outside)} not in the deck of {rules.name}")
+    return h, f
+
+
+def state_counts(
+    rules: Rules, hole: list[int], flop: list[int], store_root: Path | None = None, enumerate_state: bool = False
+) -> tuple[np.ndarray, str]:
+    """The 40 exact counts of one real state and where they came from."""
+    if not enumerate_state:
+        store = OutcomeStore.for_rules(rules, store_root)
+        if store.complete:
+            return store.read_state(hole, flop), f"outcome store {store.checksum[:16]}"
+    source = "enumerated" if enumerate_state else "enumerated (no complete outcome store)"
+    return count_state(rules, hole, flop).astype(np.int64), source
+
+
+def advise(
+    hole: str,
+    flop: str,
+    game: str | Rules = "casino-omaha",
+    paytable=None,
+    pays_on: str = "ante",
+    store_root: Path | None = None,
+    enumerate_state: bool = False,
+    exposed: str | None = None,
+    dead: str | None = None,
+) -> pd.DataFrame:
+    """EV(call), EV(fold) and the optimal decision of one state, in antes; ``exposed``:
+    dealer cards the player saw, ``dead``: other cards he knows are out of play.
+
+    Returns one row per action (``ev`` as a float, ``ev_exact`` as a Fraction, ``optimal``);
+    ``attrs`` holds the state, the hand class and where the counts came from.
+    """
+    rules = preset(game) if isinstance(game, str) else game
+    paytable = PayTable.load(paytable)
+    h, f = parse_state(rules, hole, flop)
+    knowledge = Knowledge(
+        seen=tuple(parse_cards(exposed, what="exposed dealer cards")) if exposed else (),
+        dead=tuple(parse_cards(dead, what="dead cards")) if dead else (),
+    )
+    if knowledge.cards():
+        counts, total = informed_counts(rules, h, f, knowledge), completions(rules, knowledge)
+        source = "enumerated with the seen and dead cards"
+    else:
+        counts, source = state_counts(rules, h, f, store_root, enumerate_state)
+        total = rules.completions
+        if int(counts.sum()) != total:
+            raise AssertionError(f"the state's counts add up to {int(counts.sum())}, expected {total}")
+    ev_fold = Fraction(-1)
+    ev_call = ev_fold + call_margin(rules, counts, total, paytable, pays_on)
+    out = pd.DataFrame(
+        {
+            "ev": [float(ev_call), float(ev_fold)],
+            "ev_exact": [ev_call, ev_fold],
+            "optimal": [ev_call > ev_fold, ev_call <= ev_fold],
+        },
+        index=pd.Index(["call", "fold"], name="action"),
+    )
+    out.attrs = {
+        "game": rules.name,
+        "hole": format_cards(h),
+        "flop": format_cards(f),
+        "exposed": format_cards(knowledge.seen),
+        "dead": format_cards(knowledge.dead),
+        "source": source,
+        "hand": HAND_CLASSES[int(hand_profile(rules, [h], [f]).hand_class[0])],
+        "paytable": paytable.name,
+        "pays_on": pays_on,
+    }
+    return out

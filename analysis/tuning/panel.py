@@ -1,0 +1,442 @@
+"""The tuning panel: drag a pay, see the edge. ipywidgets, for a notebook or (``make app``)
+a Voilà page.
+
+One row per pay line (a box that takes exact numbers and fractions, and a slider), the
+pay convention, the game, the dealer's qualifier and the call bet, the strategy. Every
+change re-plays the table on the return engine (one pass, about 0.3 s for Casino Omaha)
+and shows the figures with their exact fractions, the return table, the difference
+against the starting table and the house edge against the pay last changed (a sweep, the
+current table marked). Buttons solve the pay last changed for a target edge, save the
+table as CSV (what ``--paytable`` reads) and write the full report.
+
+Changes coalesce on one worker thread (:class:`analysis.tuning.coalesce.LatestWorker`): while a
+table is computed only the newest change waits, and the sweep, the slow part, stops when a
+newer change arrives. A value that is not a pay shows a message beside its box and the
+last good result stays on screen. Another qualifier needs its own counts: the panel
+computes that store with a progress bar (about a minute for Casino Omaha) and keeps it.
+
+The panel is an output, like the report: no domain module imports it.
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+import time
+from contextlib import contextmanager
+from fractions import Fraction
+from html import escape
+from pathlib import Path
+
+import ipywidgets as w
+import pandas as pd
+
+from analysis.engine.result import GameResult
+from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
+from analysis.model.categories import CATEGORIES
+from analysis.model.numbers import as_fraction
+from analysis.model.paytable import PayTable, PayTableError
+from analysis.model.rules import PAYS_ON, PRESETS, parse_qualifier, qualifier_text
+from analysis.report.build import REPORT_STRATEGIES, build_report
+from analysis.sidebets.bet import shipped_sidebets
+from analysis.sidebets.returns import SideBets
+from analysis.strategy.registry import strategy_named
+from analysis.tuning.tuner import Tuner
+from analysis.tuning.view import difference_html, figures_html, return_table_html, side_bet_html, sweep_png
+
+STRATEGY_CHOICES = ("optimal", "always-call", "simple")
+#: Points of the sweep plot (each one engine pass).
+SWEEP_POINTS = 11
+#: Sweeps kept (each key: rules, strategy, convention, the pay swept and the other pays).
+SWEEP_CACHE = 64
+
+
+def slider_range(pay: Fraction) -> tuple[float, float]:
+    """(max, step) of a pay's slider: room to four times the starting pay, at least 0..10."""
+    top = max(10.0, 4 * float(pay))
+    if top <= 10:
+        return top, 0.05
+    return float(int(top)), 1.0 if top <= 200 else 5.0
+
+
+def parse_edge(text: str) -> Fraction:
+    """A target house edge: ``0.02``, ``2%`` or ``1/50``."""
+    t = text.strip()
+    return as_fraction(t[:-1]) / 100 if t.endswith("%") else as_fraction(t)
+
+
+class TuningPanel:
+    """The widgets and their wiring (see the module docstring). ``widget`` is what is shown;
+    ``result`` the last good :class:`GameResult`; :meth:`wait` blocks until the screen shows
+    the last change (tests, benches)."""
+
+    def __init__(
+        self,
+        game: str = "casino-omaha",
+        paytable=None,
+        strategy: str = "optimal",
+        pays_on: str = "ante",
+        qualifier: int | None | str = OWN,  # a rank, None (no qualifier), text ("9s", "none") or OWN
+        call_multiple: int | str = OWN,
+        engine: ReturnEngine | None = None,
+        root: Path | None = None,
+        out_dir: str | Path = "reports",
+        sweep_points: int = SWEEP_POINTS,
+    ):
+        if isinstance(qualifier, str) and qualifier != OWN:
+            qualifier = parse_qualifier(qualifier)
+        self.engines = Engines(root)
+        if engine is not None:
+            self.engines.add(engine)
+        self.start = PayTable.load(paytable)
+        self.table, self.result = self.start, None
+        self.focus = "flush"  # the pay last changed: swept, and solved for
+        self.sweep_points = sweep_points
+        self.computations = 0  # engine passes for the shown figures (coalescing is tested on it)
+        self._sweeps: dict[tuple, object] = {}
+        self._starts: dict[tuple, GameResult] = {}
+        self._syncing = False
+        self.saved: Path | None = None  # the last CSV saved
+        self.report_paths: tuple[Path, Path] | None = None  # the last report written
+        self._build(game, strategy, pays_on, variant_rules(game, qualifier, call_multiple), Path(out_dir))
+        self.worker = _worker(self)
+        self.refresh()
+
+    # --- widgets ----------------------------------------------------------------------
+
+    def _build(self, game, strategy, pays_on, rules, out_dir: Path) -> None:
+        labels = {"style": {"description_width": "7em"}}
+        self.game = w.Dropdown(options=list(PRESETS), value=game, description="game", **labels)
+        self.qualifier = w.Dropdown(
+            options=[(qualifier_label(q), qualifier_text(q)) for q in QUALIFIERS],
+            value=qualifier_text(rules.qualifier_rank),
+            description="qualifier",
+            **labels,
+        )
+        self.call_multiple = w.ToggleButtons(
+            options=[(f"{m}x", m) for m in CALL_MULTIPLES], value=rules.call_multiple, description="call bet"
+        )
+        self.call_multiple.style.button_width = "3.5em"
+        self.pays_on = w.ToggleButtons(options=list(PAYS_ON), value=pays_on, description="pays on", **labels)
+        self.pays_on.style.button_width = "4.5em"
+        self.strategy = w.Dropdown(options=list(STRATEGY_CHOICES), value=strategy, description="strategy", **labels)
+        self.side_bet = w.Dropdown(options=side_bet_choices(game), value="", description="side bet", **labels)
+        self.boxes, self.sliders, self.notes = {}, {}, {}
+        rows = []
+        for c in reversed(CATEGORIES):
+            pay = self.start.pays[c]
+            top, step = slider_range(pay)
+            box = w.Text(value=str(pay), continuous_update=False, layout=w.Layout(width="11em"))
+            box.add_class(f"tp-pay-{c}")
+            slider = w.FloatSlider(value=float(pay), min=0, max=top, step=step, readout=False)
+            note = w.HTML()
+            box.observe(lambda ch, c=c: self._on_box(c, ch["new"]), "value")
+            slider.observe(lambda ch, c=c: self._on_slider(c, ch["new"]), "value")
+            self.boxes[c], self.sliders[c], self.notes[c] = box, slider, note
+            label = w.Label(c.replace("_", " "), layout=w.Layout(width="9em", min_width="9em"))
+            rows.append(w.HBox([label, box, slider, note]))
+        for control in (self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy, self.side_bet):
+            control.observe(self._on_control, "value")
+        self.status = w.HTML()
+        self.status.add_class("tp-status")
+        self.progress = w.IntProgress(description="counting", layout=w.Layout(visibility="hidden"))
+        self.figures, self.returns, self.difference, self.side = w.HTML(), w.HTML(), w.HTML(), w.HTML()
+        self.figures.add_class("tp-figures")
+        self.plot = w.Image(format="png", layout=w.Layout(max_width="640px", visibility="hidden"))  # until drawn
+        self.plot.add_class("tp-plot")
+        self.target = w.Text(value="2%", description="target edge", **labels, layout=w.Layout(width="16em"))
+        self.solve = w.Button(description="solve the flush pay", layout=w.Layout(width="16em"))
+        self.name = w.Text(value=f"{self.start.name}-tuned", description="table name", **labels)
+        self.csv_path = w.Text(value=str(out_dir / "paytables"), description="CSV folder", **labels)
+        self.save = w.Button(description="save the table as CSV", layout=w.Layout(width="16em"))
+        self.out_dir = w.Text(value=str(out_dir), description="report folder", **labels)
+        self.write = w.Button(description="write the full report", layout=w.Layout(width="16em"))
+        self.message = w.HTML()
+        self.message.add_class("tp-message")
+        self.solve.on_click(lambda _: self.worker.queue(self._solve))
+        self.save.on_click(lambda _: self.worker.queue(self._save))
+        self.write.on_click(lambda _: self.worker.queue(self._write))
+        controls = w.VBox([self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy, self.side_bet])
+        actions = w.VBox(
+            [
+                w.HBox([self.target, self.solve]),
+                self.name,
+                w.HBox([self.csv_path, self.save]),
+                w.HBox([self.out_dir, self.write]),
+                self.message,
+            ]
+        )
+        tabs = w.Tab([self.returns, self.difference, self.side])
+        tabs.set_title(0, "return table")
+        tabs.set_title(1, "against the starting table")
+        tabs.set_title(2, "side bet")
+        left = w.VBox([controls, w.HTML("<b>pays (to 1)</b>"), *rows], layout=w.Layout(min_width="40em"))
+        right = w.VBox([w.HBox([self.status, self.progress]), self.figures, self.plot])
+        self.widget = w.VBox(
+            [w.HTML("<h3>Pay-table tuning: drag a pay, see the edge</h3>"), w.HBox([left, right]), actions, tabs]
+        )
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+    # --- events (the widgets' thread) ----------------------------------------------------
+
+    def _on_box(self, category: str, text: str) -> None:
+        if self._syncing:
+            return
+        try:
+            pay = as_fraction(text)
+            if pay < 0:
+                raise ValueError
+        except (ValueError, ZeroDivisionError):
+            self.notes[category].value = _error(f"{text!r} is not a pay: give a number >= 0 such as 2, 1.5 or 3/2")
+            self.refresh()  # shows the message; the last good result stays
+            return
+        self.notes[category].value = ""
+        slider = self.sliders[category]
+        with self._sync():
+            slider.max = max(slider.max, float(pay))
+            slider.value = float(pay)
+        self._focus(category)
+        self.refresh()
+
+    def _on_slider(self, category: str, value: float) -> None:
+        if self._syncing:
+            return
+        text = f"{round(value, 6):f}".rstrip("0").rstrip(".")  # the slider's float, as the decimal it stands for
+        with self._sync():
+            self.boxes[category].value = text
+        self.notes[category].value = ""
+        self._focus(category)
+        self.refresh()
+
+    def _on_control(self, change) -> None:
+        if change["owner"] is self.game:  # a new game starts with its own qualifier and call bet
+            own = PRESETS[change["new"]]
+            with self._sync():
+                self.qualifier.value = qualifier_text(own.qualifier_rank)
+                self.call_multiple.value = own.call_multiple
+                self.side_bet.options, self.side_bet.value = side_bet_choices(change["new"]), ""
+        if not self._syncing:
+            self.refresh()
+
+    def _focus(self, category: str) -> None:
+        self.focus = category
+        self.solve.description = f"solve the {category.replace('_', ' ')} pay"
+
+    @contextmanager
+    def _sync(self):
+        """Widgets set by the panel itself (a box from its slider...) trigger no recomputation."""
+        self._syncing = True
+        try:
+            yield
+        finally:
+            self._syncing = False
+
+    # --- requests ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Recompute for the widgets' current values (coalesced: the last request wins)."""
+        self.worker.submit(self._compute)
+
+    def wait(self, timeout: float | None = 300) -> bool:
+        """Block until every change and action so far is on screen; False on timeout."""
+        return self.worker.wait(timeout)
+
+    def close(self) -> None:
+        self.worker.close()
+        self.widget.close()
+
+    # --- work (the worker thread) ------------------------------------------------------
+
+    def current(self) -> tuple[PayTable | None, str]:
+        """The table the boxes describe, or None and what is wrong with it."""
+        pays, wrong = {}, []
+        for c, box in self.boxes.items():
+            try:
+                pays[c] = as_fraction(box.value)
+            except (ValueError, ZeroDivisionError):
+                wrong.append(c.replace("_", " "))
+        if wrong:
+            return None, f"not a number: {', '.join(wrong)}"
+        try:
+            return self.start.replace(name=self.name.value.strip() or "tuned", **pays), ""
+        except PayTableError as e:
+            return None, str(e).split(": ", 1)[-1]
+
+    def rules(self):
+        return variant_rules(self.game.value, parse_qualifier(self.qualifier.value), self.call_multiple.value)
+
+    def _engine(self, rules) -> ReturnEngine:
+        """The engine of the rules; a store that must be computed first shows its progress."""
+        if self.engines.loaded(rules):
+            return self.engines.get(rules)
+        if self.engines.store(rules).complete:
+            self._status(f"loading the outcome store of {rules.name} ({rules.qualifier_phrase})")
+            return self.engines.get(rules)
+        self._status(
+            f"counting every deal of {rules.name} where {rules.qualifier_phrase}: once for this qualifier "
+            "(about a minute for casino-omaha on 2 cores); the store is kept"
+        )
+        done, total = self.engines.shards_done(rules)
+        self.progress.max, self.progress.value = total, done
+        self.progress.layout.visibility = "visible"
+        stop = threading.Event()
+        threading.Thread(target=self._poll_progress, args=(rules, stop), daemon=True).start()
+        try:
+            return self.engines.get(rules)
+        finally:
+            stop.set()
+            self.progress.layout.visibility = "hidden"
+
+    def _poll_progress(self, rules, stop: threading.Event) -> None:
+        while not stop.wait(0.5):
+            self.progress.value = self.engines.shards_done(rules)[0]
+
+    def _compute(self) -> None:
+        table, problem = self.current()
+        if table is None:
+            self._status(_error(f"{problem}: the figures below are for the last good table"), html=True)
+            return
+        rules, strategy, pays_on = self.rules(), self.strategy.value, self.pays_on.value
+        engine = self._engine(rules)
+        began = time.perf_counter()
+        result = engine.decide(table, strategy_named(strategy), pays_on)
+        self.computations += 1
+        self.figures.value = figures_html(result)
+        self.table, self.result = table, result  # after the screen: a reader of result sees it shown
+        self._status(f"re-optimised in {time.perf_counter() - began:.2f} s")
+        self.returns.value = return_table_html(result)
+        key = (rules, strategy, pays_on)
+        if key not in self._starts:
+            self._starts[key] = engine.decide(self.start, strategy_named(strategy), pays_on)
+        self.difference.value = difference_html(self.start, table, self._starts[key], result)
+        self._draw_sweep(engine, table, result)
+        self._show_side_bet(engine, table, result)
+
+    def _show_side_bet(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> None:
+        """The chosen side bet played with this table (after the main figures: a forfeited
+        bet re-optimises the main game, which takes seconds)."""
+        name = self.side_bet.value
+        if not name:
+            self.side.value = f"<div>No side bet chosen: pick one of those that ship for {engine.rules.name}.</div>"
+        elif not self.worker.superseded():
+            # a forfeited bet re-optimises the main game with it (joint) only when the main game plays optimally
+            joint = "joint" if result.strategy == "optimal" else "separate"
+            bets = SideBets(engine, table, result.pays_on, main=result)
+            self.side.value = side_bet_html(bets.evaluate(name, strategy=joint))
+
+    def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str):
+        """The sweep of the focused pay (cached), or None when a newer change came first."""
+        c = self.focus
+        top = self.sliders[c].max
+        others = tuple(sorted((k, v) for k, v in table.pays.items() if k != c))
+        key = (engine.rules, strategy, pays_on, c, top, others)
+        if key not in self._sweeps:
+            tuner, rows = Tuner(engine, pays_on), []
+            for i in range(self.sweep_points):
+                if self.worker.superseded():
+                    return None
+                pay = Fraction(top).limit_denominator(100) * i / (self.sweep_points - 1)
+                rows.append(tuner.sweep(table, strategy, **{c: [pay]}))
+            if len(self._sweeps) >= SWEEP_CACHE:
+                self._sweeps.pop(next(iter(self._sweeps)))
+            self._sweeps[key] = pd.concat(rows, ignore_index=True)
+        return self._sweeps[key]
+
+    def _draw_sweep(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> None:
+        frame = self.sweep_frame(engine, table, result.strategy, result.pays_on)
+        if frame is not None:
+            c = self.focus
+            self.plot.value = sweep_png(frame, c, table.pays[c], result.exact["house_edge"], result.strategy)
+            self.plot.layout.visibility = "visible"
+
+    def _solve(self) -> None:
+        table, problem = self.current()
+        if table is None:
+            self._say(_error(f"cannot solve: {problem}"))
+            return
+        try:
+            target = parse_edge(self.target.value)
+        except (ValueError, ZeroDivisionError):
+            self._say(_error(f"target edge {self.target.value!r} is not a number (e.g. 2%, 0.02 or 1/50)"))
+            return
+        c, rules = self.focus, self.rules()
+        self._say(f"solving the {c.replace('_', ' ')} pay for a house edge of {float(target):.4%} ...")
+        try:
+            found = Tuner(self._engine(rules), self.pays_on.value).solve(
+                target, vary=c, bounds=(0, self.sliders[c].max), base=table
+            )
+        except ValueError as e:
+            self._say(_error(str(e)))
+            return
+        pay = found["exact_pays"].iloc[0][c]
+        self._say(
+            f"{c.replace('_', ' ')} pays <b>{pay}</b> (about {float(pay):.6f}) for a house edge of exactly "
+            f"{found['exact_house_edge'].iloc[0]} with optimal play"
+        )
+        self.boxes[c].value = str(pay)  # the box's handler re-plays the table
+
+    def _save(self) -> None:
+        table, problem = self.current()
+        if table is None:
+            self._say(_error(f"not saved: {problem}"))
+            return
+        folder = Path(self.csv_path.value).expanduser()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{table.name}.csv"
+        text = table.to_csv()
+        path.write_text(text, encoding="utf-8")
+        self.saved = path
+        link = base64.b64encode(text.encode()).decode()
+        self._say(
+            f"saved <code>{escape(str(path.resolve()))}</code> "
+            f"(<a download='{escape(path.name)}' href='data:text/csv;base64,{link}'>download</a>); "
+            f"<code>casino-omaha report --paytable {escape(str(path))}</code> reads it"
+        )
+
+    def _write(self) -> None:
+        table, problem = self.current()
+        if table is None:
+            self._say(_error(f"no report: {problem}"))
+            return
+        strategy = self.strategy.value if self.strategy.value in REPORT_STRATEGIES else "optimal"
+        self._say("writing the full report (every table and plot; about 10 s) ...")
+        report = build_report(self._engine(self.rules()), table, strategy, self.pays_on.value)
+        xlsx, page = report.write(Path(self.out_dir.value).expanduser())
+        self.report_paths = (xlsx, page)
+        self._say(f"report written: <code>{escape(str(xlsx))}</code> and <code>{escape(str(page))}</code>")
+
+    def _status(self, text: str, html: bool = False) -> None:
+        self.status.value = text if html else escape(text)
+
+    def _say(self, html: str) -> None:
+        self.message.value = html
+
+
+def side_bet_choices(game: str) -> list[tuple[str, str]]:
+    """The side-bet dropdown's options: none, then the bets that ship for the game."""
+    return [("none", "")] + [(n, n) for n in shipped_sidebets(game)]
+
+
+def _error(text: str) -> str:
+    return f"<span style='color:#b2182b'>{escape(text)}</span>"
+
+
+def _worker(panel: TuningPanel):
+    from analysis.tuning.coalesce import LatestWorker
+
+    def show(error: BaseException) -> None:
+        panel._say(_error(f"{type(error).__name__}: {error}; the last good result stays"))
+
+    return LatestWorker("tuning-panel", on_error=show)
+
+
+def tuning_panel(game: str = "casino-omaha", paytable=None, **options) -> TuningPanel:
+    """The tuning panel of a game, shown when it is the value of a notebook cell (see
+    :class:`TuningPanel` for the options: strategy, pays_on, qualifier, call_multiple,
+    engine, root, out_dir)."""
+    return TuningPanel(game, paytable, **options)

@@ -1,0 +1,241 @@
+"""Pay-table tuning: re-optimise the strategy for any pay table, sweep pays, and solve for
+the pay table that hits a target house edge.
+
+No re-enumeration: every table is one pass of the return engine (:mod:`analysis.engine.return_engine`)
+over the per-state counts, exact for any rational pays.
+
+>>> from analysis.engine.return_engine import ReturnEngine
+>>> from analysis.counting.enumeration import count_flops, plan
+>>> from analysis.model.rules import preset
+>>> rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
+>>> tuner = Tuner(ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules))
+>>> tuner.house_edge(tuner.evaluate(None).paytable.replace(flush=5)) < tuner.house_edge(None)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import brentq
+
+from analysis.engine.result import GameResult
+from analysis.engine.return_engine import ReturnEngine, Strategy, load_engine
+from analysis.engine.statistics import exact_figures
+from analysis.model.categories import CATEGORIES
+from analysis.model.numbers import as_fraction
+from analysis.model.payoffs import PAYS_ON, check_pays_on, outcome_payoffs
+from analysis.model.paytable import PayTable
+from analysis.strategy.registry import strategy_named
+
+SUMMARY_FIELDS = ("house_edge", "element_of_risk", "call_rate", "std_dev", "hit_frequency")
+#: A sweep evaluates at most this many tables (each a full pass over the states).
+MAX_SWEEP = 10_000
+
+
+def _check_categories(names: Iterable[str]) -> list[str]:
+    names = list(names)
+    unknown = [c for c in names if c not in CATEGORIES]
+    if unknown:
+        raise ValueError(f"unknown categories: {', '.join(map(str, unknown))} (known: {', '.join(CATEGORIES)})")
+    return names
+
+
+class Tuner:
+    """Optimal play and returns of one game, for one pay convention, for any pay table."""
+
+    def __init__(self, engine: ReturnEngine, pays_on: str = "ante"):
+        self.engine, self.rules, self.pays_on = engine, engine.rules, check_pays_on(pays_on)
+
+    def evaluate(self, paytable=None, strategy: str | Strategy = "optimal") -> GameResult:
+        """The return table and summary of a pay table (PayTable, CSV path, table name,
+        dict or DataFrame; None for the default) with the strategy re-optimised for it."""
+        return self.engine.decide(
+            paytable, strategy_named(strategy) if isinstance(strategy, str) else strategy, self.pays_on
+        )
+
+    def house_edge(self, paytable) -> Fraction:
+        return self.evaluate(paytable).exact["house_edge"]
+
+    def sweep(self, base=None, strategy: str = "optimal", **ranges) -> pd.DataFrame:
+        """Re-optimised figures over a grid of one or two pays, e.g.
+        ``sweep(flush=range(1, 8))`` or ``sweep(flush=[2, 3], full_house=[3, 4, 5])``
+        (``strategy``: played at every point, re-derived for each table where it depends on pays).
+
+        Returns one tidy row per pay combination: the varied pays, then house edge,
+        element of risk, call rate, standard deviation and hit frequency.
+        """
+        base = PayTable.load(base)
+        if not 1 <= len(ranges) <= 2:
+            raise ValueError("sweep varies one or two pays")
+        _check_categories(ranges)
+        values = {c: [as_fraction(v) for v in vs] for c, vs in ranges.items()}
+        points = int(np.prod([len(v) for v in values.values()]))
+        if points > MAX_SWEEP:
+            raise ValueError(f"a sweep of {points:,} tables is too large (at most {MAX_SWEEP:,}): widen the step")
+        rows = []
+        for combination in itertools.product(*values.values()):
+            pays = dict(zip(values, combination))
+            s = self.evaluate(base.replace(name=f"{base.name} sweep", **pays), strategy).summary()
+            rows.append({**{c: float(v) for c, v in pays.items()}, **{f: s[f] for f in SUMMARY_FIELDS}})
+        return pd.DataFrame(rows)
+
+    def solve(
+        self, target_house_edge, vary, bounds=(0, 1000), integer: bool = False, base=None, best: int = 3
+    ) -> pd.DataFrame:
+        """Pay tables whose re-optimised house edge hits ``target_house_edge``.
+
+        ``vary``: a category or a list of categories; ``bounds``: (low, high) for all of
+        them or a dict of bounds per category. One continuous pay is solved exactly (root
+        finding, then the exact root of the final linear piece, as a Fraction). With
+        ``integer=True`` the pays are whole numbers: for every combination of the other
+        pays the last one is found by bisection (the edge never rises when a pay rises);
+        the ``best`` tables closest to the target are returned. Raises ValueError when the
+        target is out of reach within the bounds.
+        """
+        base = PayTable.load(base)
+        vary = _check_categories([vary] if isinstance(vary, str) else vary)
+        if not vary:
+            raise ValueError(f"vary names pay-table categories (known: {', '.join(CATEGORIES)})")
+        if not integer and len(vary) > 1:
+            raise ValueError("a continuous solve varies one pay; give integer=True to search several")
+        limits = {c: tuple(as_fraction(x) for x in (bounds[c] if isinstance(bounds, dict) else bounds)) for c in vary}
+        for c, (lo, hi) in limits.items():
+            if not 0 <= lo <= hi:
+                raise ValueError(f"bounds for {c} must satisfy 0 <= low <= high, got {lo}, {hi}")
+        target = as_fraction(target_house_edge)
+        low_edge = self.house_edge(base.replace(**{c: limits[c][1] for c in vary}))
+        high_edge = self.house_edge(base.replace(**{c: limits[c][0] for c in vary}))
+        if not low_edge <= target <= high_edge:
+            raise ValueError(
+                f"target house edge {float(target):.4%} is out of reach: with "
+                f"{', '.join(f'{c} paying {float(lo):g} to {float(hi):g}' for c, (lo, hi) in limits.items())} "
+                f"the house edge ranges from {float(low_edge):.4%} to {float(high_edge):.4%}"
+            )
+        if integer:
+            found = self._solve_integer(target, vary, limits, base)
+        else:
+            found = [self._solve_continuous(target, vary[0], limits[vary[0]], base)]
+        rows = []
+        for pays, edge in sorted(found, key=lambda f: abs(f[1] - target))[:best]:
+            rows.append(
+                {
+                    **{c: float(pays[c]) for c in vary},
+                    "house_edge": float(edge),
+                    "error": float(edge - target),
+                    "exact_pays": {c: pays[c] for c in vary},
+                    "exact_house_edge": edge,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def solved_table(self, frame: pd.DataFrame, row: int = 0, base=None, name: str = "solved") -> PayTable:
+        """The full pay table of one row of :meth:`solve`'s answer (exact pays)."""
+        return PayTable.load(base).replace(name=name, **frame["exact_pays"].iloc[row])
+
+    def _solve_continuous(self, target: Fraction, category: str, limits, base: PayTable):
+        """Exact pay in [low, high] whose re-optimised house edge equals the target."""
+        lo, hi = limits
+
+        def gap(pay: float) -> float:  # root finding on pays of at most 4 decimals
+            table = base.replace(**{category: Fraction(pay).limit_denominator(10**4)})
+            return float(self.house_edge(table) - target)
+
+        guess = Fraction(brentq(gap, float(lo), float(hi), xtol=1e-7)).limit_denominator(10**4) if lo < hi else lo
+        # while the decisions stay the same, the edge is linear in the pay: solve that piece
+        # exactly, then check the decisions at the exact root (repeat if they changed)
+        for _ in range(50):
+            calls = self.engine.optimal_calls(base.replace(**{category: guess}), self.pays_on)
+            edge = self._edge_with_calls(calls, base, category)
+            at0, slope = edge(Fraction(0)), edge(Fraction(1)) - edge(Fraction(0))
+            root = guess if slope == 0 else min(max((target - at0) / slope, lo), hi)
+            if root == guess or np.array_equal(
+                self.engine.optimal_calls(base.replace(**{category: root}), self.pays_on), calls
+            ):
+                return {category: root}, edge(root)
+            guess = root
+        raise RuntimeError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
+
+    def _edge_with_calls(self, calls: np.ndarray, base: PayTable, category: str):
+        """House edge as a function of one pay, the decisions held fixed."""
+        combos = self.engine.combos(calls)
+        called_states = int(np.where(calls, self.engine.weight, 0).sum())
+
+        def edge(pay: Fraction) -> Fraction:
+            payoffs = outcome_payoffs(base.replace(**{category: pay}), self.rules, self.pays_on)
+            return exact_figures(combos, payoffs, self.rules, called_states)["house_edge"]
+
+        return edge
+
+    def _solve_integer(self, target: Fraction, vary: list[str], limits, base: PayTable):
+        *outer, last = vary
+        lo_last, hi_last = int(np.ceil(limits[last][0])), int(np.floor(limits[last][1]))
+        grids = [range(int(np.ceil(limits[c][0])), int(np.floor(limits[c][1])) + 1) for c in outer]
+        if np.prod([len(g) for g in grids], dtype=float) > 2000:
+            raise ValueError("integer search grid too large: narrow the bounds of the outer pays")
+        found = []
+        for values in itertools.product(*grids):
+            pays = dict(zip(outer, values))
+
+            def edge(v: int, pays=pays) -> Fraction:
+                return self.house_edge(base.replace(**pays, **{last: v}))
+
+            # the edge does not rise with the pay: bisect for the last pay whose edge >= target
+            a, b = lo_last, hi_last
+            if edge(a) < target:
+                found.append(({**pays, last: a}, edge(a)))
+                continue
+            while b - a > 1:
+                mid = (a + b) // 2
+                if edge(mid) >= target:
+                    a = mid
+                else:
+                    b = mid
+            for v in {a, b}:
+                found.append(({**pays, last: v}, edge(v)))
+        return found
+
+
+def solve_paytable(
+    target_house_edge,
+    vary,
+    bounds=(0, 1000),
+    integer: bool = False,
+    *,
+    game: str = "casino-omaha",
+    base=None,
+    pays_on: str = "ante",
+    tuner: Tuner | None = None,
+    best: int = 3,
+) -> pd.DataFrame:
+    """The pay table(s) of ``game`` whose re-optimised house edge hits the target, and how
+    close they come (see :meth:`Tuner.solve`); pass ``tuner`` to reuse a loaded game."""
+    tuner = tuner or Tuner(load_engine(game), pays_on)
+    return tuner.solve(target_house_edge, vary, bounds, integer, base, best)
+
+
+def compare_paytables(
+    games: Iterable[str],
+    paytables: Iterable,
+    conventions=PAYS_ON,
+    engines: dict[str, ReturnEngine] | None = None,
+    root=None,
+) -> pd.DataFrame:
+    """Optimal-play figures of every game x pay table x convention, side by side.
+
+    ``engines`` may hold already loaded engines by game name.
+    """
+    rows = []
+    for game in games:
+        engine = (engines or {}).get(game) or load_engine(game, root)
+        for pays_on in conventions:
+            for spec in paytables:
+                s = engine.decide(spec, "optimal", pays_on).summary()
+                rows.append(
+                    {"game": game, "paytable": s["paytable"], "pays_on": pays_on, **{f: s[f] for f in SUMMARY_FIELDS}}
+                )
+    return pd.DataFrame(rows)

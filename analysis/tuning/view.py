@@ -1,0 +1,183 @@
+"""What the tuning panel shows, as HTML and PNG: the figures with their exact fractions,
+the return table, the difference against the starting table, the sweep plot with the
+current table marked. Plain functions of results, so tests read the same text the page shows.
+
+Every decimal is formatted from the engine's exact value (``{:.6%}`` for rates), and the
+exact value is printed beside it; the standard deviation, a square root, shows its exact
+variance instead.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+import pandas as pd
+
+from analysis.engine.result import GameResult
+from analysis.model.categories import CATEGORIES
+from analysis.model.paytable import PayTable
+from analysis.report.plots import plot_sweep, png
+
+#: (key, label, unit) of the figures the panel shows, in order.
+FIGURES = (
+    ("house_edge", "house edge", "per ante"),
+    ("element_of_risk", "element of risk", "per unit wagered"),
+    ("call_rate", "call rate", "of hands"),
+    ("std_dev", "standard deviation", "antes per hand"),
+    ("hit_frequency", "hit frequency", "of hands"),
+)
+STYLE = (
+    "<style>.tp-table{border-collapse:collapse;font-size:13px}"
+    ".tp-table td,.tp-table th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
+    ".tp-table td:first-child,.tp-table th:first-child{text-align:left}"
+    ".tp-exact{color:#555;font-family:monospace;font-size:12px}.tp-up{color:#b2182b}.tp-down{color:#2166ac}</style>"
+)
+
+
+def decimal_text(key: str, exact: dict) -> str:
+    """The decimal the panel prints for one figure (from the exact value)."""
+    if key == "std_dev":
+        return f"{exact['std_dev']:.6f}"
+    return f"{float(exact[key]):.6%}"
+
+
+def exact_text(key: str, exact: dict) -> str:
+    return f"sqrt({exact['variance']})" if key == "std_dev" else str(exact[key])
+
+
+def figures_html(result: GameResult) -> str:
+    """House edge, element of risk, call rate, SD and hit frequency, each with its exact
+    value; every value cell has the class ``tp-<key>`` (the browser test reads it)."""
+    e = result.exact
+    rows = "".join(
+        f"<tr><td>{label}</td><td class='tp-{key}'>{decimal_text(key, e)}</td><td>{unit}</td>"
+        f"<td class='tp-exact tp-{key}-exact'>{escape(exact_text(key, e))}</td></tr>"
+        for key, label, unit in FIGURES
+    )
+    head = (
+        f"<b>{escape(result.rules.name)}</b>, pay table <b>{escape(result.paytable.name)}</b> paid on the "
+        f"{result.pays_on}, {escape(result.strategy)} strategy; {escape(result.rules.qualifier_phrase)}, "
+        f"call bet {result.rules.call_multiple}x the ante; {e['total_combinations']:,} deals"
+    )
+    return (
+        f"{STYLE}<div>{head}</div><table class='tp-table'><tr><th>figure</th><th>value</th><th></th>"
+        f"<th>exact</th></tr>{rows}</table>"
+    )
+
+
+def return_table_html(result: GameResult) -> str:
+    """The return table: exact deals per outcome, probability, payoff, contribution."""
+    t = result.table
+    rows = "".join(
+        f"<tr><td>{escape(o)}</td><td>{escape(c.replace('_', ' '))}</td><td>{n:,}</td><td>{p:.8f}</td>"
+        f"<td>{pay:+g}</td><td>{x:+.8f}</td></tr>"
+        for o, c, n, p, pay, x in zip(t.outcome, t.category, t.combinations, t.probability, t.payoff, t.contribution)
+    )
+    return (
+        f"{STYLE}<table class='tp-table tp-returns'><tr><th>outcome</th><th>category</th><th>deals</th>"
+        f"<th>probability</th><th>payoff</th><th>contribution</th></tr>{rows}</table>"
+    )
+
+
+def side_bet_html(r) -> str:
+    """A side bet played with the panel's main table (a :class:`SideBetResult`): its figures
+    per unit staked with their exact values, the combined house edge, its return table."""
+    e, c = r.exact, r.combined
+    rows = [
+        ("house edge", f"{float(e['house_edge']):.6%}", "per unit staked", e["house_edge"]),
+        ("hit frequency", f"{float(e['hit_frequency']):.6%}", "of hands", e["hit_frequency"]),
+        ("main game and side bet", f"{float(c['house_edge']):.6%}", "per hand, in antes", c["house_edge"]),
+        ("call rate", f"{float(r.main.exact['call_rate']):.6%}", "of hands", r.main.exact["call_rate"]),
+    ]
+    figures = "".join(
+        f"<tr><td>{label}</td><td class='tp-side-{i}'>{value}</td><td>{unit}</td>"
+        f"<td class='tp-exact'>{escape(str(exact))}</td></tr>"
+        for i, (label, value, unit, exact) in enumerate(rows)
+    )
+    played = f"{r.strategy} strategy" if r.bet.forfeit else "the main game's strategy"
+    lines = "".join(
+        f"<tr><td>{escape(t.line.replace('_', ' '))}</td><td>{escape(t.pays)}</td><td>{t.combinations:,}</td>"
+        f"<td>{t.probability:.8f}</td><td>{t.one_in:,.1f}</td><td>{t.contribution:+.8f}</td></tr>"
+        for t in r.table.itertuples(index=False)
+    )
+    forfeit = "lost when the player folds" if r.bet.forfeit else "settled whether he calls or folds"
+    return (
+        f"{STYLE}<div>side bet <b>{escape(r.bet.name)}</b> ({escape(r.bet.kind)}, {forfeit}), {played}</div>"
+        f"<table class='tp-table tp-side'><tr><th>figure</th><th>value</th><th></th><th>exact</th></tr>{figures}"
+        f"</table><br><table class='tp-table tp-side-lines'><tr><th>line</th><th>pays</th><th>deals</th>"
+        f"<th>probability</th><th>1 in</th><th>contribution</th></tr>{lines}</table>"
+    )
+
+
+def difference_frames(start: PayTable, table: PayTable, before: GameResult, after: GameResult):
+    """(pays that differ, figures before and after): the current table against the
+    starting one, both played with the same game, rules and strategy."""
+    pays = pd.DataFrame(
+        [
+            {"category": c, "start": start.pays[c], "now": table.pays[c], "change": table.pays[c] - start.pays[c]}
+            for c in reversed(CATEGORIES)
+            if table.pays[c] != start.pays[c]
+        ],
+        columns=["category", "start", "now", "change"],
+    )
+    figures = pd.DataFrame(
+        [
+            {
+                "figure": label,
+                "start": before.exact[key],
+                "now": after.exact[key],
+                "change": after.exact[key] - before.exact[key],
+            }
+            for key, label, _ in FIGURES
+        ]
+    )
+    return pays, figures
+
+
+def difference_html(start: PayTable, table: PayTable, before: GameResult, after: GameResult) -> str:
+    pays, figures = difference_frames(start, table, before, after)
+    if pays.empty:
+        return f"{STYLE}<div>The table equals the starting table <b>{escape(start.name)}</b>.</div>"
+    pay_rows = "".join(
+        f"<tr><td>{escape(c.replace('_', ' '))}</td><td>{_num(a)}</td><td>{_num(b)}</td><td>{_num(d, True)}</td></tr>"
+        for c, a, b, d in pays.itertuples(index=False)
+    )
+    fig_rows = "".join(
+        f"<tr><td>{label}</td><td>{_fig(key, a)}</td><td>{_fig(key, b)}</td>"
+        f"<td class='{'tp-up' if d > 0 else 'tp-down' if d < 0 else ''}'>{_fig(key, d, True)}</td></tr>"
+        for (key, label, _), (_, a, b, d) in zip(FIGURES, figures.itertuples(index=False))
+    )
+    return (
+        f"{STYLE}<div>Against the starting table <b>{escape(start.name)}</b> (same game, rules and strategy):</div>"
+        f"<table class='tp-table tp-diff-pays'><tr><th>pay</th><th>start</th><th>now</th><th>change</th></tr>"
+        f"{pay_rows}</table><br><table class='tp-table tp-diff-figures'><tr><th>figure</th><th>start</th>"
+        f"<th>now</th><th>change</th></tr>{fig_rows}</table>"
+    )
+
+
+def _num(x: Fraction, sign: bool = False) -> str:
+    text = f"{float(x):+g}" if sign else f"{float(x):g}"
+    return text if Fraction(float(x)) == x else f"{text} ({x})"
+
+
+def _fig(key: str, x, sign: bool = False) -> str:
+    if key == "std_dev":
+        return f"{x:+.6f}" if sign else f"{x:.6f}"
+    return f"{float(x):+.6%}" if sign else f"{float(x):.6%}"
+
+
+def sweep_png(frame: pd.DataFrame, category: str, pay: Fraction, house_edge: Fraction, strategy: str) -> bytes:
+    """The house edge against one pay (the others as they are), the current table marked."""
+    ax = plot_sweep(frame, category)
+    ax.plot([float(pay)], [float(house_edge)], marker="*", markersize=16, color="#d6604d", zorder=5, ls="")
+    ax.annotate(
+        f"now: {float(pay):g} -> {float(house_edge):.4%}",
+        (float(pay), float(house_edge)),
+        textcoords="offset points",
+        xytext=(8, 8),
+        color="#d6604d",
+    )
+    played = "strategy re-optimised for each table" if strategy == "optimal" else f"{strategy} strategy"
+    ax.set_title(f"house edge against the {category.replace('_', ' ')} pay ({played})")
+    return png(ax.figure)
