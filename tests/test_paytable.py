@@ -16,7 +16,7 @@ def write(tmp_path, text, name="t.csv"):
 
 def test_default_is_the_antewin_table():
     t = PayTable.load(None)
-    assert t.name == DEFAULT_PAYTABLE == "antewin" and t.source.startswith("analysis/paytables/antewin.csv")
+    assert t.name == DEFAULT_PAYTABLE == "antewin" and t.source.startswith("analysis/model/paytables/antewin.csv")
     assert [t.pays[c] for c in ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush")] == [
         100,
         20,

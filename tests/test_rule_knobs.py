@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from analysis.engine.variants import Engines, rule_grid, variant_rules
+from analysis.hands.lookup import dealer_qualifier, qualifier_strength
 from analysis.model.rules import Rules, parse_qualifier, preset
 
 
@@ -33,7 +34,8 @@ def test_rules_check_the_knobs():
             replace(omaha, **bad)
     assert replace(omaha, call_multiple=3).fingerprint() == omaha.fingerprint()  # the same counts
     assert replace(omaha, qualifier_rank=None).fingerprint() != omaha.fingerprint()
-    assert replace(omaha, qualifier_rank=None).qualifier == 0
+    assert dealer_qualifier(replace(omaha, qualifier_rank=None).qualifier_rank) == 0
+    assert dealer_qualifier(omaha.qualifier_rank) == qualifier_strength(5)
     assert variant_rules("casino-omaha", None, 4) == Rules("casino-omaha", 3, 2, None, 4)
 
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.counting.symmetry import canonical_states, flop_classes, flop_holdings, suit_permutations
-from analysis.model.cards import colex_codes
+from analysis.model.outcomes import colex_codes
 from analysis.model.rules import preset
 
 SUITS = (0, 1, 2, 3)

@@ -15,7 +15,7 @@ from itertools import combinations, permutations
 
 import numpy as np
 
-from analysis.model.cards import BINOM, colex_codes
+from analysis.model.outcomes import BINOM, colex_codes
 
 
 def suit_permutations(suits: Iterable[int]) -> np.ndarray:

@@ -17,8 +17,7 @@ from analysis.counting.symmetry import canonical_states
 from analysis.engine.return_engine import ReturnEngine
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
-from analysis.model.cards import colex_codes
-from analysis.model.outcomes import state_keys
+from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.payoffs import check_pays_on
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules

@@ -15,9 +15,6 @@ ValueError: duplicate card 'As' in 'As As'
 from __future__ import annotations
 
 from collections.abc import Iterable
-from math import comb
-
-import numpy as np
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -91,13 +88,3 @@ def disjoint(*groups: Iterable[int]) -> None:
             if c in seen:
                 raise ValueError(f"card {format_card(c)} is dealt twice")
             seen[c] = i
-
-
-#: comb(n, k) for the colex codes of card sets.
-BINOM = np.array([[comb(n, k) for k in range(8)] for n in range(53)], dtype=np.int64)
-
-
-def colex_codes(cards: np.ndarray) -> np.ndarray:
-    """Colex code of each row of cards (rows need not be sorted)."""
-    rows = np.sort(np.atleast_2d(cards).astype(np.int64), axis=1)
-    return sum(BINOM[rows[:, i], i + 1] for i in range(rows.shape[1]))

@@ -15,13 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import comb
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from analysis.model.cards import colex_codes
 from analysis.model.categories import CATEGORIES
+
+#: comb(n, k) for the colex codes of card sets.
+BINOM = np.array([[comb(n, k) for k in range(8)] for n in range(53)], dtype=np.int64)
+
+
+def colex_codes(cards: np.ndarray) -> np.ndarray:
+    """Colex code of each row of cards (rows need not be sorted)."""
+    rows = np.sort(np.atleast_2d(cards).astype(np.int64), axis=1)
+    return sum(BINOM[rows[:, i], i + 1] for i in range(rows.shape[1]))
+
 
 #: Dealer results, in the kernel's order: the dealer does not qualify, the player wins,
 #: a tie with a qualifying dealer, the dealer wins.

@@ -25,8 +25,7 @@ import numpy as np
 from analysis.counting.informed import Knowledge, completions, count_informed
 from analysis.counting.symmetry import canonical_states
 from analysis.engine.statistics import z_score
-from analysis.model.cards import colex_codes
-from analysis.model.outcomes import state_keys
+from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules

@@ -38,8 +38,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analysis.counting.symmetry import FlopClass, canonical_states, flop_classes
-from analysis.model.cards import colex_codes
-from analysis.model.outcomes import COLUMNS, StateCounts, empty_counts
+from analysis.model.outcomes import COLUMNS, StateCounts, colex_codes, empty_counts
 from analysis.model.rules import Rules
 from analysis.store.derived import derived_arrays
 from analysis.store.shards import ShardFolder, StoreError, now, package_version
