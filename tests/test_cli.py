@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.cli import COMMANDS, parser
+from analysis.cli import COMMANDS, main, parser
 from analysis.model.rules import PRESETS
 
 
@@ -125,3 +125,26 @@ def test_help_imports_nothing_heavy(tmp_path):
             [sys.executable, "-m", "analysis.cli", "--help"], capture_output=True, text=True, cwd=tmp_path
         ).stdout
     )
+
+
+def test_a_bug_is_not_reported_as_a_user_error(monkeypatch, capsys):
+    """An exception that is not an AnalysisError (here a KeyError from a command's code) is a
+    bug: it propagates with its traceback (exit code 1 from the console script), after a line
+    that says so; an AnalysisError of the same command is one line and exit code 2."""
+    from analysis.cli import equity
+    from analysis.model.errors import InputError
+
+    def broken(args):
+        raise KeyError("royal_flush")
+
+    monkeypatch.setattr(equity, "run", broken)
+    with pytest.raises(KeyError, match="royal_flush"):
+        main(["equity", "As Ah Ks Kh", "7c 8d 9c Td"])
+    assert "internal error (a bug" in capsys.readouterr().err
+
+    def refused(args):
+        raise InputError("equity needs 2 to 6 hands, got 1")
+
+    monkeypatch.setattr(equity, "run", refused)
+    assert main(["equity", "As Ah Ks Kh", "7c 8d 9c Td"]) == 2
+    assert capsys.readouterr().err == "casino-omaha: error: equity needs 2 to 6 hands, got 1\n"

@@ -6,9 +6,11 @@ Each command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(a
 listed in :data:`COMMANDS`; the modules import only argparse at load time and their
 heavy imports inside ``run``, so ``casino-omaha --help`` is instant.
 
-Errors in what the user typed (bad arguments, cards, pay tables, game names) end with one
-line on stderr and exit code 2; output piped into a program that stops reading (``| head``)
-ends quietly; an interrupted enumeration keeps its finished shards (exit 130).
+Errors the user can act on (bad arguments, cards, pay tables, game names, files, stores:
+:class:`analysis.model.errors.AnalysisError` and file errors) end with one line on stderr
+and exit code 2; anything else is a bug and shows its traceback (exit code 1). Output
+piped into a program that stops reading (``| head``) ends quietly; an interrupted
+enumeration keeps its finished shards (exit 130).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 import sys
 
 from analysis.cli import advise, app, enumerate_, equity, final_hands, protect, report, sidebet, simulate, tune
+from analysis.model.errors import AnalysisError
 
 COMMANDS = (report, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, app)
 PROG = "casino-omaha"
@@ -51,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; finished shards are kept and the next run resumes", file=sys.stderr)
         return 130
-    except (ValueError, LookupError, OverflowError, OSError, RuntimeError) as e:  # RuntimeError: StoreError
+    except (AnalysisError, OSError) as e:  # what the user typed, a file, a store, a scheduler
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
+    except Exception:  # a bug: its traceback follows, and the exit code is 1
+        print(f"{PROG}: internal error (a bug, please report it with the traceback below)", file=sys.stderr)
+        raise

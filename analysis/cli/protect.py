@@ -27,6 +27,7 @@ from analysis.cli.common import (
     seed,
     whole_number,
 )
+from analysis.model.errors import InputError
 
 NAME = "protect"
 MAX_SAMPLES = 10**8
@@ -77,7 +78,7 @@ def run(args) -> int:
 
     rules, paytable = rules_for(args), PayTable.load(args.paytable)
     if args.half_width is not None and args.half_width <= 0:
-        raise ValueError(f"--half-width must be positive, got {args.half_width}")
+        raise InputError(f"--half-width must be positive, got {args.half_width}")
     with cluster_for(args) as cluster:
         engine = ReturnEngine.from_store(ensure_store(rules, args.store, args.threads, progress(args), cluster=cluster))
         if args.exposed == 1:

@@ -7,6 +7,7 @@ import argparse
 from fractions import Fraction
 
 from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
+from analysis.model.errors import InputError
 
 NAME = "sidebet"
 
@@ -53,9 +54,9 @@ def run(args) -> int:
 
     bet = SideBet.load(args.bet)
     if (args.target is None) != (args.vary is None):
-        raise ValueError("--target and --vary go together")
+        raise InputError("--target and --vary go together")
     if args.seats < 1:
-        raise ValueError("--seats must be at least 1")
+        raise InputError("--seats must be at least 1")
     args.game = args.game or bet.game or "casino-omaha"
     bets = SideBets(engine_for(args), args.paytable, args.pays_on)
     if args.target is not None:

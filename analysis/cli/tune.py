@@ -9,6 +9,7 @@ from pathlib import Path
 
 from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
 from analysis.cli.report import format_result
+from analysis.model.errors import InputError
 
 NAME = "tune"
 
@@ -41,7 +42,7 @@ def parse_assignment(text: str) -> tuple[str, str]:
     """``"flush=3"`` -> ("flush", "3")."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip() or not value.strip():
-        raise ValueError(f"expected CATEGORY=VALUE, got {text!r}")
+        raise InputError(f"expected CATEGORY=VALUE, got {text!r}")
     return name.strip(), value.strip()
 
 
@@ -59,9 +60,9 @@ def parse_range(text: str, limit: int) -> list[Fraction]:
             return [lo + i * step for i in range(n)]
         return [Fraction(p) for p in text.split(",")]
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"bad range {text!r}: use LOW:HIGH:STEP or a comma list") from None
+        raise InputError(f"bad range {text!r}: use LOW:HIGH:STEP or a comma list") from None
     except OverflowError as e:
-        raise ValueError(f"range {text!r} has {e.args[0]:,} values, at most {limit:,}: widen the step") from None
+        raise InputError(f"range {text!r} has {e.args[0]:,} values, at most {limit:,}: widen the step") from None
 
 
 def run(args) -> int:
@@ -73,9 +74,9 @@ def run(args) -> int:
         table = table.replace(name=f"{table.name} (changed)", **dict(parse_assignment(a) for a in args.set))
     sweeps = {c: parse_range(v, MAX_SWEEP) for c, v in map(parse_assignment, args.sweep)}
     if args.target is not None and not args.vary:
-        raise ValueError("--target needs --vary CATEGORY")
+        raise InputError("--target needs --vary CATEGORY")
     if args.plot and not sweeps:
-        raise ValueError("--plot goes with --sweep")
+        raise InputError("--plot goes with --sweep")
     tuner = Tuner(engine_for(args), args.pays_on)
     if sweeps:
         frame = tuner.sweep(table, **sweeps)

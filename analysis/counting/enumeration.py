@@ -15,6 +15,7 @@ import numpy as np
 from analysis import _enumerator
 from analysis.counting.symmetry import FlopClass, flop_classes, flop_holdings, turn_river_orbits
 from analysis.hands.lookup import dealer_qualifier, hand_tables
+from analysis.model.errors import InputError
 from analysis.model.outcomes import COLUMNS, StateCounts
 from analysis.model.rules import Rules
 from analysis.parallel.threads import check_threads
@@ -100,9 +101,9 @@ def count_state(rules: Rules, hole, flop, threads: int = 1) -> np.ndarray:
     hole, flop = sorted(int(c) for c in hole), sorted(int(c) for c in flop)
     deck = set(rules.deck)
     if len(hole) != rules.hole_cards or len(flop) != 3 or len(set(hole + flop)) != rules.hole_cards + 3:
-        raise ValueError(f"a state is {rules.hole_cards} hole cards and 3 flop cards, all different")
+        raise InputError(f"a state is {rules.hole_cards} hole cards and 3 flop cards, all different")
     if not set(hole + flop) <= deck:
-        raise ValueError("the state uses cards that are not in the game's deck")
+        raise InputError("the state uses cards that are not in the game's deck")
     rest = sorted(deck - set(hole) - set(flop))
     pairs = np.array([(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]], dtype=np.int8)
     p = Prepared(

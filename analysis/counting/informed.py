@@ -21,6 +21,7 @@ import numpy as np
 from analysis import _informed
 from analysis.hands.lookup import dealer_qualifier, hand_tables
 from analysis.model.cards import format_cards
+from analysis.model.errors import InputError
 from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
@@ -57,16 +58,16 @@ def check_knowledge(rules: Rules, hole, flop, knowledge: Knowledge) -> None:
     cards = list(hole) + list(flop) + knowledge.cards()
     if len(set(cards)) != len(cards):
         twice = sorted({c for c in cards if cards.count(c) > 1})
-        raise ValueError(f"{format_cards(twice)} dealt twice (hole, flop, seen, dead and turn cards must differ)")
+        raise InputError(f"{format_cards(twice)} dealt twice (hole, flop, seen, dead and turn cards must differ)")
     outside = [c for c in cards if c not in rules.deck]
     if outside:
-        raise ValueError(f"{format_cards(outside)} not in the deck of {rules.name}")
+        raise InputError(f"{format_cards(outside)} not in the deck of {rules.name}")
     if len(knowledge.seen) > rules.hole_cards:
-        raise ValueError(f"the dealer holds {rules.hole_cards} cards; {len(knowledge.seen)} seen")
+        raise InputError(f"the dealer holds {rules.hole_cards} cards; {len(knowledge.seen)} seen")
     if unseen_cards(rules, knowledge) < (1 if knowledge.turn is not None else 2) + rules.hole_cards - len(
         knowledge.seen
     ):
-        raise ValueError(f"{len(knowledge.dead)} dead cards leave too few cards to finish the deal")
+        raise InputError(f"{len(knowledge.dead)} dead cards leave too few cards to finish the deal")
 
 
 def count_informed(

@@ -144,9 +144,9 @@ class ReturnEngine:
     def with_rules(self, rules: Rules) -> ReturnEngine:
         """The same counts played under rules that do not change them (another call bet):
         a re-optimisation, no re-enumeration. Rules whose counts differ (another qualifier
-        or deck) need their own store, and raise ValueError."""
+        or deck) need their own store, and raise InputError."""
         if rules.fingerprint() != self.rules.fingerprint():
-            raise ValueError(
+            raise InputError(
                 f"{rules.name} where {rules.qualifier_phrase} is counted apart from "
                 f"{self.rules.name} where {self.rules.qualifier_phrase}: load its own store"
             )
@@ -216,14 +216,14 @@ class ReturnEngine:
         paytable = PayTable.load(paytable)
         check_pays_on(pays_on)
         if extra is not None and strategy != "optimal":
-            raise ValueError("a per-state term changes only the optimal strategy's decisions")
+            raise InputError("a per-state term changes only the optimal strategy's decisions")
         if strategy == "optimal":
             sums, calls = self._play(paytable, pays_on, None, extra)
         else:
             calls = self._strategy(strategy)(self, paytable, pays_on)
             calls = np.ascontiguousarray(calls, dtype=bool)
             if calls.shape != (self.states,):
-                raise ValueError(f"a strategy must give one decision per state ({self.states}), got {calls.shape}")
+                raise InputError(f"a strategy must give one decision per state ({self.states}), got {calls.shape}")
             sums, calls = self._play(paytable, pays_on, calls)
         name = name or (strategy if isinstance(strategy, str) else getattr(strategy, "__name__", "custom"))
         return game_result(self.rules, paytable, name, pays_on, self._combos(sums), calls)
@@ -338,7 +338,7 @@ class ReturnEngine:
         """Coefficients of the pay-relevant and the other packed columns for per-column values."""
         unknown = set(values) - {tuple(c) for c in COLUMNS}
         if unknown:
-            raise ValueError(f"unknown count columns: {sorted(unknown)}")
+            raise InputError(f"unknown count columns: {sorted(unknown)}")
         return [
             [values.get(tuple(COLUMNS[cols[0]]), 0) if len(cols) == 1 else 0 for cols in sources]
             for sources in (PAY_SOURCES, REST_SOURCES)
@@ -356,7 +356,8 @@ class ReturnEngine:
             for cols, s in zip(sources, sums[:-1]):
                 if len(cols) == 1:
                     out[tuple(COLUMNS[cols[0]])] = int(s)
-        assert set(out) == {(r, c) for r in RESULTS for c in CATEGORIES}
+        if set(out) != {(r, c) for r in RESULTS for c in CATEGORIES}:
+            raise AssertionError("the packed columns do not cover every (dealer result, category)")
         return out
 
 

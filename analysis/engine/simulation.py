@@ -17,10 +17,12 @@ from analysis.counting.symmetry import canonical_states
 from analysis.engine.return_engine import ReturnEngine
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.errors import InputError
 from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.payoffs import check_pays_on
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
+from analysis.store.shards import StoreError
 
 
 @dataclass
@@ -94,7 +96,7 @@ def lookup_calls(rules: Rules, keys: np.ndarray, calls: np.ndarray, hole: np.nda
     wanted = state_keys(flop_code, hole_code)
     idx = np.searchsorted(keys, wanted)
     if idx.max(initial=0) >= len(keys) or not np.array_equal(keys[idx], wanted):
-        raise LookupError("a dealt state is missing from the outcome store")
+        raise StoreError("a dealt state is missing from the outcome store")
     return calls[idx]
 
 
@@ -122,7 +124,7 @@ def simulate(
     """Play ``hands`` random hands: always calling, or with per-state decisions ``calls``
     over the stored states of sorted ``keys``."""
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
-        raise ValueError(f"hands must be a positive whole number, got {hands!r}")
+        raise InputError(f"hands must be a positive whole number, got {hands!r}")
     check_pays_on(pays_on)
     rng = np.random.default_rng(seed)
     total = total_sq = 0.0

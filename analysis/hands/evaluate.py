@@ -17,15 +17,16 @@ from analysis import _evaluator
 from analysis.hands.lookup import tables
 from analysis.model.cards import parse_cards
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 
 
 def as_card_array(cards: ArrayLike, width: int | None = None) -> np.ndarray:
     """Card ints as a C-contiguous int8 array of rows; checks the range 0..51."""
     arr = np.ascontiguousarray(np.atleast_2d(np.asarray(cards)))
     if arr.size and (arr.min() < 0 or arr.max() > 51):
-        raise ValueError("card ints must be in 0..51")
+        raise InputError("card ints must be in 0..51")
     if width is not None and arr.shape[1] != width:
-        raise ValueError(f"expected rows of {width} cards, got {arr.shape[1]}")
+        raise InputError(f"expected rows of {width} cards, got {arr.shape[1]}")
     return arr.astype(np.int8, copy=False)
 
 
@@ -35,7 +36,7 @@ def best_strength(cards: ArrayLike, threads: int = 1) -> np.ndarray:
     t = tables()
     table = {5: t.rank5, 6: t.rank6, 7: t.rank7}.get(arr.shape[1])
     if table is None:
-        raise ValueError(f"rows must hold 5 to 7 cards, got {arr.shape[1]}")
+        raise InputError(f"rows must hold 5 to 7 cards, got {arr.shape[1]}")
     return _evaluator.best_of(arr, table, t.flush, threads)
 
 

@@ -198,7 +198,8 @@ def rank5_of_union(left: np.ndarray, right: np.ndarray, table: np.ndarray, n: in
     """table[union of multisets] for every (left row, right row); 0 where impossible."""
     union = np.concatenate([np.repeat(left, len(right), axis=0), np.tile(right, (len(left), 1))], axis=1)
     union.sort(axis=1)
-    assert union.shape[1] == n
+    if union.shape[1] != n:
+        raise AssertionError(f"the multisets make {union.shape[1]} ranks, not {n}")
     idx = _weights(n)[np.arange(n), union].sum(axis=1)
     out = table[idx]
     # more than four of a rank cannot be dealt

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from analysis.model.errors import InputError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 _SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
@@ -39,12 +41,12 @@ def parse_card(token: str) -> int:
     if text[:2] == "10":
         text = "T" + text[2:]
     if len(text) != 2:
-        raise ValueError(f"bad card {token!r}: expected a rank and a suit, like 'As' or 'Td'")
+        raise InputError(f"bad card {token!r}: expected a rank and a suit, like 'As' or 'Td'")
     rank_char, suit_char = text[0].upper(), _SUIT_SYMBOLS.get(text[1], text[1].lower())
     if rank_char not in RANKS:
-        raise ValueError(f"bad card {token!r}: unknown rank {text[0]!r} (ranks are {RANKS})")
+        raise InputError(f"bad card {token!r}: unknown rank {text[0]!r} (ranks are {RANKS})")
     if suit_char not in SUITS:
-        raise ValueError(f"bad card {token!r}: unknown suit {text[1]!r} (suits are {SUITS})")
+        raise InputError(f"bad card {token!r}: unknown suit {text[1]!r} (suits are {SUITS})")
     return card(RANKS.index(rank_char), SUITS.index(suit_char))
 
 
@@ -63,16 +65,16 @@ def parse_cards(text: str | Iterable[str], count: int | None = None, what: str =
     for token in tokens:
         c = parse_card(token)
         if c in cards:
-            raise ValueError(f"duplicate card {token!r} in {shown!r}")
+            raise InputError(f"duplicate card {token!r} in {shown!r}")
         cards.append(c)
     if count is not None and len(cards) != count:
-        raise ValueError(f"{what} {shown!r}: expected {count} cards, got {len(cards)}")
+        raise InputError(f"{what} {shown!r}: expected {count} cards, got {len(cards)}")
     return cards
 
 
 def format_card(c: int) -> str:
     if not 0 <= c < 52:
-        raise ValueError(f"card int {c} is outside 0..51")
+        raise InputError(f"card int {c} is outside 0..51")
     return RANKS[rank_of(c)] + SUITS[suit_of(c)]
 
 
@@ -86,5 +88,5 @@ def disjoint(*groups: Iterable[int]) -> None:
     for i, group in enumerate(groups):
         for c in group:
             if c in seen:
-                raise ValueError(f"card {format_card(c)} is dealt twice")
+                raise InputError(f"card {format_card(c)} is dealt twice")
             seen[c] = i

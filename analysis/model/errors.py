@@ -15,3 +15,8 @@ class AnalysisError(Exception):
 
 class InputError(AnalysisError, ValueError):
     """A value given by the user, an option or a file that the tool does not take."""
+
+
+class SolveError(AnalysisError, ArithmeticError):
+    """A target (house edge, return, meter) that no exact value within the bounds reaches,
+    for example because the decisions keep changing near the root."""

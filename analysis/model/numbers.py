@@ -11,12 +11,14 @@ import numbers
 from decimal import Decimal
 from fractions import Fraction
 
+from analysis.model.errors import InputError
+
 
 def as_fraction(value) -> Fraction:
     """An exact number from an int, Fraction, Decimal, text (``"1.5"``, ``"3/2"``) or a
     float taken by its shortest decimal text (1.1 -> 11/10, not the binary float)."""
     if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a number")
+        raise InputError(f"{value!r} is not a number")
     if isinstance(value, (Fraction, int, Decimal)):
         return Fraction(value)
     if isinstance(value, numbers.Integral):
@@ -25,4 +27,4 @@ def as_fraction(value) -> Fraction:
         return Fraction(repr(float(value)))
     if isinstance(value, str):
         return Fraction(value.strip())
-    raise ValueError(f"{value!r} is not a number")
+    raise InputError(f"{value!r} is not a number")

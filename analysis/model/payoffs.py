@@ -25,6 +25,7 @@ from fractions import Fraction
 from math import lcm
 
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.outcomes import COLUMNS, Column
 from analysis.model.paytable import PayTable
 from analysis.model.rules import PAYS_ON, Rules
@@ -41,7 +42,7 @@ RowKey = tuple[str, str]
 
 def check_pays_on(pays_on: str) -> str:
     if pays_on not in PAYS_ON:
-        raise ValueError(f"pays_on must be one of {PAYS_ON}, not {pays_on!r}")
+        raise InputError(f"pays_on must be one of {PAYS_ON}, not {pays_on!r}")
     return pays_on
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
 from analysis.model.numbers import as_fraction
 
@@ -37,7 +38,7 @@ from analysis.model.numbers import as_fraction
 DEFAULT_PAYTABLE = "antewin"
 
 
-class PayTableError(ValueError):
+class PayTableError(InputError):
     """A pay table that cannot be used; the message names the file, row and problem."""
 
 

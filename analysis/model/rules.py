@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, replace
 from math import comb
 
 from analysis.model.cards import RANKS, SUITS
+from analysis.model.errors import InputError
 
 #: Which bet a pay table pays: the ante (AnteWin, the Casino Omaha rule) or the call
 #: (the Caribbean convention); see :mod:`analysis.model.payoffs`.
@@ -47,21 +48,21 @@ class Rules:
 
     def __post_init__(self):
         if self.hole_cards not in (2, 3):
-            raise ValueError(f"{self.name}: the enumerator handles 2 or 3 hole cards, not {self.hole_cards}")
+            raise InputError(f"{self.name}: the enumerator handles 2 or 3 hole cards, not {self.hole_cards}")
         if self.must_use not in (None, 2):
-            raise ValueError(f"{self.name}: must_use is 2 (Omaha style) or None (best 5 of all)")
+            raise InputError(f"{self.name}: must_use is 2 (Omaha style) or None (best 5 of all)")
         if self.hole_cards == 3 and self.must_use is None:
-            raise ValueError(f"{self.name}: 3 hole cards are played Omaha style (must_use=2)")
+            raise InputError(f"{self.name}: 3 hole cards are played Omaha style (must_use=2)")
         if self.qualifier_rank is not None and (
             isinstance(self.qualifier_rank, bool) or self.qualifier_rank not in range(13)
         ):
-            raise ValueError(f"{self.name}: qualifier rank must be 0..12 (deuces to aces) or None (no qualifier)")
+            raise InputError(f"{self.name}: qualifier rank must be 0..12 (deuces to aces) or None (no qualifier)")
         if isinstance(self.call_multiple, bool) or not isinstance(self.call_multiple, int) or self.call_multiple < 1:
-            raise ValueError(
+            raise InputError(
                 f"{self.name}: the call bet is a whole number of antes (at least 1), not {self.call_multiple!r}"
             )
         if len(self.deck) < 5 + 2 * self.hole_cards + 1:
-            raise ValueError(f"{self.name}: a deck of {len(self.deck)} cards is too small")
+            raise InputError(f"{self.name}: a deck of {len(self.deck)} cards is too small")
 
     @property
     def omaha(self) -> bool:
@@ -162,7 +163,7 @@ def parse_qualifier(text: str) -> int | None:
         return None
     rank = t.removesuffix("S").replace("10", "T")
     if len(rank) != 1 or rank not in RANKS.upper():
-        raise ValueError(f"qualifier {text!r}: give a rank 2..9, T, J, Q, K, A (a pair of it or better) or 'none'")
+        raise InputError(f"qualifier {text!r}: give a rank 2..9, T, J, Q, K, A (a pair of it or better) or 'none'")
     return RANKS.upper().index(rank)
 
 
@@ -170,4 +171,4 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        raise ValueError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}") from None
+        raise InputError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}") from None

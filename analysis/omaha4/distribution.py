@@ -31,6 +31,7 @@ from analysis import _omaha
 from analysis.hands.lookup import tables
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.omaha4.evaluators import omaha_tables
 from analysis.parallel.threads import check_threads
@@ -43,10 +44,10 @@ def deck_cards(ranks: str = RANKS, suits: str = SUITS) -> list[int]:
     """The cards of a deck made of the given ranks in the given suits (default: all 52)."""
     for r in ranks:
         if r not in RANKS:
-            raise ValueError(f"unknown rank {r!r} (ranks are {RANKS})")
+            raise InputError(f"unknown rank {r!r} (ranks are {RANKS})")
     for s in suits:
         if s not in SUITS:
-            raise ValueError(f"unknown suit {s!r} (suits are {SUITS})")
+            raise InputError(f"unknown suit {s!r} (suits are {SUITS})")
     return sorted({RANKS.index(r) * 4 + SUITS.index(s) for r in ranks for s in suits})
 
 
@@ -111,9 +112,9 @@ def _final_hand_counts(hole_cards: int, ranks: str, suits: str) -> tuple[int, ..
 def final_hand_counts(hole_cards: int = 4, ranks: str = RANKS, suits: str = SUITS) -> list[int]:
     """Exact number of deals ending in each category (CATEGORIES order)."""
     if hole_cards not in (3, 4):
-        raise ValueError(f"hole_cards must be 3 (Casino Omaha) or 4 (Omaha), got {hole_cards}")
+        raise InputError(f"hole_cards must be 3 (Casino Omaha) or 4 (Omaha), got {hole_cards}")
     if len(ranks) * len(suits) < hole_cards + 5:
-        raise ValueError(f"a deck of {len(ranks)} ranks x {len(suits)} suits is too small")
+        raise InputError(f"a deck of {len(ranks)} ranks x {len(suits)} suits is too small")
     return list(_final_hand_counts(hole_cards, ranks, suits))
 
 

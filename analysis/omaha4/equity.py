@@ -48,6 +48,7 @@ import pandas as pd
 from analysis import _omaha
 from analysis.hands.lookup import tables
 from analysis.model.cards import disjoint, format_card, format_cards, parse_cards
+from analysis.model.errors import InputError
 from analysis.omaha4.evaluators import LOW_BIT, omaha_tables
 from analysis.parallel.threads import check_threads
 
@@ -111,7 +112,8 @@ class EquityResult:
         for (high, low), count in self.outcomes.items():
             for h, share in enumerate(self._shares(high, low)):
                 units = share * self.units_per_pot
-                assert units.denominator == 1
+                if units.denominator != 1:
+                    raise AssertionError(f"a pot share of {units} units is not whole")
                 totals[h] += int(units) * count
         return totals
 
@@ -153,7 +155,7 @@ class EquityResult:
     def chips(self, pot_chips: int) -> list[Fraction]:
         """Per hand, the exact expected chips won from a pot of ``pot_chips`` whole chips."""
         if pot_chips < 1:
-            raise ValueError(f"pot_chips must be a positive number of chips, got {pot_chips}")
+            raise InputError(f"pot_chips must be a positive number of chips, got {pot_chips}")
         n = len(self.hands)
         totals = [0] * n
         for (high, low), count in self.outcomes.items():
@@ -249,7 +251,7 @@ def parse_hands(hands: Iterable) -> list[list[int]]:
     """2 to 6 hands of 4 cards each (text, tokens or card ints)."""
     parsed = [card_list(h, f"hand {i + 1}", 4) for i, h in enumerate(hands)]
     if not 2 <= len(parsed) <= MAX_HANDS:
-        raise ValueError(f"equity needs 2 to {MAX_HANDS} hands, got {len(parsed)}")
+        raise InputError(f"equity needs 2 to {MAX_HANDS} hands, got {len(parsed)}")
     return parsed
 
 
@@ -265,13 +267,13 @@ def compute_equity(
     board_cards = card_list(board, "board")
     dead_cards = card_list(dead, "dead cards")
     if len(board_cards) not in BOARD_SIZES:
-        raise ValueError(f"board {format_cards(board_cards)!r}: expected 0, 3, 4 or 5 cards, got {len(board_cards)}")
+        raise InputError(f"board {format_cards(board_cards)!r}: expected 0, 3, 4 or 5 cards, got {len(board_cards)}")
     disjoint(*hand_cards, board_cards, dead_cards)
     used = {c for group in (*hand_cards, board_cards, dead_cards) for c in group}
     rest = [c for c in range(52) if c not in used]
     draw = 5 - len(board_cards)
     if len(rest) < draw:
-        raise ValueError(f"only {len(rest)} cards left to deal {draw} board cards")
+        raise InputError(f"only {len(rest)} cards left to deal {draw} board cards")
     t, o = tables(), omaha_tables()
     hist = _omaha.equity_histogram(
         np.array(hand_cards, dtype=np.int8),
@@ -286,7 +288,8 @@ def compute_equity(
     )
     outcomes = _omaha.outcome_sets(hist)
     result = EquityResult(tuple(map(tuple, hand_cards)), tuple(board_cards), tuple(dead_cards), hilo, outcomes)
-    assert result.boards == comb(len(rest), draw)
+    if result.boards != comb(len(rest), draw):
+        raise AssertionError(f"{result.boards} boards counted, {comb(len(rest), draw)} dealt")
     return result
 
 

@@ -30,6 +30,7 @@ from analysis.hands.evaluate import as_card_array
 from analysis.hands.lookup import _all_multisets, _weights, tables
 from analysis.model.cards import disjoint, parse_cards
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 
 #: Low value of "no qualifying low".
 NO_LOW = 0
@@ -87,11 +88,11 @@ def omaha_tables() -> SimpleNamespace:
 def _rows(hole: ArrayLike, board: ArrayLike, hole_cards: int | None) -> tuple[np.ndarray, np.ndarray]:
     h, b = as_card_array(hole), as_card_array(board, width=5)
     if hole_cards is not None and h.shape[1] != hole_cards:
-        raise ValueError(f"expected rows of {hole_cards} hole cards, got {h.shape[1]}")
+        raise InputError(f"expected rows of {hole_cards} hole cards, got {h.shape[1]}")
     if not 2 <= h.shape[1] <= 6:
-        raise ValueError(f"Omaha hands hold 2 to 6 hole cards, got {h.shape[1]}")
+        raise InputError(f"Omaha hands hold 2 to 6 hole cards, got {h.shape[1]}")
     if len(h) != len(b):
-        raise ValueError(f"{len(h)} rows of hole cards but {len(b)} boards")
+        raise InputError(f"{len(h)} rows of hole cards but {len(b)} boards")
     return h, b
 
 
@@ -118,7 +119,7 @@ def low_ranks(value: int) -> str:
         return "no low"
     best_first = _low_masks_best_first()
     if not 1 <= value <= len(best_first):
-        raise ValueError(f"low value {value} is outside 0..{len(best_first)}")
+        raise InputError(f"low value {value} is outside 0..{len(best_first)}")
     mask = best_first[len(best_first) - value]
     return "-".join(LOW_RANKS[b] for b in reversed(range(8)) if mask >> b & 1)
 

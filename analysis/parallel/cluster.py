@@ -27,10 +27,15 @@ from typing import Any
 
 from tqdm import tqdm
 
+from analysis.model.errors import AnalysisError
 from analysis.parallel.threads import check_threads, default_threads
 
 #: Environment variable naming a scheduler to use when none is given.
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
+
+
+class ClusterError(AnalysisError, ConnectionError):
+    """A dask scheduler that cannot be reached or used; the message names its address."""
 
 
 class Cluster:
@@ -63,7 +68,7 @@ class Cluster:
             try:
                 self._client = Client(self.scheduler, timeout="20s")
             except OSError as e:
-                raise OSError(f"cannot reach the dask scheduler at {self.scheduler} ({e})") from None
+                raise ClusterError(f"cannot reach the dask scheduler at {self.scheduler} ({e})") from None
         else:
             self._local = LocalCluster(
                 n_workers=self.n_workers,

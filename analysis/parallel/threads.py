@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+from analysis.model.errors import InputError
+
 #: More OpenMP threads than this only costs memory (each holds its own buffers).
 MAX_THREADS = 256
 
@@ -26,5 +28,5 @@ def check_threads(threads: int | None) -> int:
     if threads is None:
         return default_threads()
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
+        raise InputError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
     return threads

@@ -26,6 +26,7 @@ from analysis.counting.enumeration import Prepared, prepare
 from analysis.counting.symmetry import FlopClass
 from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.hands.lookup import dealer_qualifier, hand_tables
+from analysis.model.errors import InputError
 from analysis.model.outcomes import COLUMNS
 from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
@@ -142,7 +143,7 @@ class ExposureJob:
         game = ExposedGame(self.rules)
         coef, base, d = margin_coefficients(self.paytable, self.rules, self.pays_on, game.completions)
         if (max(map(abs, coef)) * game.completions + base) * 256 >= MARGIN_LIMIT:
-            raise OverflowError(
+            raise InputError(
                 f"pay table {self.paytable.name}: its pays' common denominator ({d}) is too large for the "
                 "exposure kernel's 64-bit margins; round the pays to fewer decimals"
             )

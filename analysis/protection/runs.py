@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analysis.engine.return_engine import ReturnEngine, load_engine
+from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
 from analysis.parallel.cluster import Cluster, run_shards
@@ -122,7 +123,7 @@ def sampled_run(
     paytable = PayTable.load(paytable)
     information.sizes(rules)  # bad information is refused before any work
     if samples < 2:
-        raise ValueError(f"a sampled run needs at least 2 states, got {samples}")
+        raise InputError(f"a sampled run needs at least 2 states, got {samples}")
     start = time.perf_counter()
     job = SampleJob(rules, paytable, pays_on, information, seed)
     sizes = dict(enumerate(job.shards(samples)))

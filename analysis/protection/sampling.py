@@ -25,10 +25,12 @@ import numpy as np
 from analysis.counting.informed import Knowledge, completions, count_informed
 from analysis.counting.symmetry import canonical_states
 from analysis.engine.statistics import z_score
+from analysis.model.errors import InputError
 from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
+from analysis.store.shards import StoreError
 
 #: Kinds of information a sampled run can give the player.
 KINDS = ("none", "exposed", "turn", "colluders")
@@ -47,19 +49,19 @@ class Information:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise ValueError(f"unknown information {self.kind!r}; choose one of: {', '.join(KINDS)}")
+            raise InputError(f"unknown information {self.kind!r}; choose one of: {', '.join(KINDS)}")
         if (self.kind in ("exposed", "colluders")) != (self.amount > 0):
-            raise ValueError(f"{self.kind}: give a number of cards or seats (at least 1) only for exposed / colluders")
+            raise InputError(f"{self.kind}: give a number of cards or seats (at least 1) only for exposed / colluders")
 
     def sizes(self, rules: Rules) -> tuple[int, int, bool]:
         """(dealer cards seen, dead cards, turn shown)."""
         if self.kind == "exposed" and self.amount > rules.hole_cards:
-            raise ValueError(f"the dealer holds {rules.hole_cards} cards; {self.amount} cannot be seen")
+            raise InputError(f"the dealer holds {rules.hole_cards} cards; {self.amount} cannot be seen")
         seen = self.amount if self.kind == "exposed" else 0
         dead = self.amount * rules.hole_cards if self.kind == "colluders" else 0
         turn = self.kind == "turn"
         if len(rules.deck) - rules.hole_cards - 3 - seen - dead - turn < (1 if turn else 2) + rules.hole_cards - seen:
-            raise ValueError(f"{self.describe()}: the deck of {rules.name} has too few cards left to deal")
+            raise InputError(f"{self.describe()}: the deck of {rules.name} has too few cards left to deal")
         return seen, dead, turn
 
     def describe(self) -> str:
@@ -156,7 +158,7 @@ class BaseControl:
         wanted = state_keys(*canonical_states(holes, flops, self.rules.suits))
         rows = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
         if not np.array_equal(self.keys[rows], wanted):
-            raise LookupError("a sampled state is missing from the base game's outcome store")
+            raise StoreError("a sampled state is missing from the base game's outcome store")
         counts = self.engine.pay.unpack(rows)
         return [self.base + int(v) for v in counts @ np.array(self.coef, dtype=object)]
 
@@ -180,7 +182,7 @@ class SampleEstimate:
     def states_needed(self, half_width: float, level: float = 0.95) -> int:
         """States for a confidence interval of +/- ``half_width`` (normal approximation)."""
         if half_width <= 0:
-            raise ValueError(f"the half-width must be positive, got {half_width}")
+            raise InputError(f"the half-width must be positive, got {half_width}")
         return max(2, ceil((z_score(level) * self.std_dev / half_width) ** 2))
 
     def summary(self, half_width: float | None = None) -> dict:
@@ -206,7 +208,7 @@ def estimate(job: SampleJob, margins: list[int], control: BaseControl | None = N
     values of the same cards as control variate when ``control`` is given."""
     n, scale = len(margins), job.scale()
     if n < 2:
-        raise ValueError("a sampled run needs at least 2 states")
+        raise InputError("a sampled run needs at least 2 states")
     calls = sum(m > 0 for m in margins)
     if control is None:
         unit = scale

@@ -20,6 +20,7 @@ import pandas as pd
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.hands.classes import HAND_CLASSES, class_notes
+from analysis.model.errors import InputError
 from analysis.model.rules import Rules
 from analysis.protection.edges import information_table, seen_card_table
 from analysis.protection.runs import StoredProtection, stored_protection
@@ -95,7 +96,7 @@ def build_report(
     long to compute, so the report includes the results earlier ``protect`` runs kept
     (``protection``, by default looked up) and says what is missing."""
     if strategy not in REPORT_STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(REPORT_STRATEGIES)}")
+        raise InputError(f"unknown strategy {strategy!r}; choose one of: {', '.join(REPORT_STRATEGIES)}")
     rules = engine.rules
     analysis = analyse_strategy(engine, paytable, pays_on)
     result = analysis.results[strategy]

@@ -48,6 +48,7 @@ import numpy as np
 from analysis.hands.lookup import tables
 from analysis.model.cards import RANKS
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
 from analysis.model.numbers import as_fraction
 from analysis.model.rules import PRESETS
@@ -57,7 +58,7 @@ SETTINGS = ("bet", "kind", "forfeit", "game", "seed", "reset", "contribution", "
 _YES, _NO = ("yes", "true", "1"), ("no", "false", "0")
 
 
-class SideBetError(ValueError):
+class SideBetError(InputError):
     """A side bet that cannot be used; the message names the file, row and problem."""
 
 
@@ -103,7 +104,7 @@ class Line:
         if self.share is None:
             return self.pays
         if meter is None:
-            raise ValueError(f"line {self.name!r} pays from the meter: give the meter's value")
+            raise InputError(f"line {self.name!r} pays from the meter: give the meter's value")
         return self.share * meter / stake
 
 

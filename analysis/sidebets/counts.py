@@ -22,6 +22,7 @@ import numpy as np
 
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.outcomes import COLUMNS
 from analysis.model.payoffs import row_keys, row_of
 from analysis.model.rules import Rules
@@ -48,7 +49,7 @@ def first_six_strengths(rules: Rules, hole: np.ndarray, flop: np.ndarray) -> np.
         elif h.shape[1] == 2:
             out[lo : lo + CHUNK] = best_strength(np.concatenate([h, f], axis=1))
         else:
-            raise ValueError(f"{rules.name}: first-six hands are defined for two hole cards or Omaha play")
+            raise InputError(f"{rules.name}: first-six hands are defined for two hole cards or Omaha play")
     return out
 
 
@@ -67,7 +68,7 @@ def outcome_counts(engine: ReturnEngine, kind: str, calls: np.ndarray) -> np.nda
     if kind == "first-six":
         return engine.combos_by_group(calls, state_first_six(engine), OUTCOMES[kind])
     if kind not in OUTCOMES:
-        raise ValueError(f"unknown side-bet kind {kind!r}")
+        raise InputError(f"unknown side-bet kind {kind!r}")
     keys = row_keys()
     called, every = engine.column_sums(calls), engine.column_sums()
     out = np.zeros((OUTCOMES[kind], len(keys)), dtype=np.int64)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from analysis.engine.statistics import house_result
+from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 
 #: Periods of play: (name, days).
@@ -43,7 +44,7 @@ def floor_figures(
     ``seats``), and after the period the hands per seat, the expected house result and its
     range at ``level`` on one seat."""
     if hands_per_hour <= 0 or seats < 1 or not 0 < hours_per_day <= 24 or not 0 < level < 1:
-        raise ValueError("hands per hour must be positive, seats at least 1, hours per day in (0, 24], level in (0, 1)")
+        raise InputError("hands per hour must be positive, seats at least 1, hours per day in (0, 24], level in (0, 1)")
     rows = []
     for w in wagers:
         per_hour = hands_per_hour * w.average_bet * float(w.house_edge)
@@ -73,7 +74,7 @@ def side_bet_wagers(result, ante: float, side_bet: float) -> list[Wager]:
     """The main game, the side bet and both together, from a side bet's result played at a
     side stake of ``side_bet / ante`` antes (:class:`analysis.sidebets.returns.SideBetResult`)."""
     if result.stake != as_fraction(side_bet) / as_fraction(ante):
-        raise ValueError(f"the result was played at {result.stake} antes of side bet, not {side_bet} / {ante}")
+        raise InputError(f"the result was played at {result.stake} antes of side bet, not {side_bet} / {ante}")
     main, combined = result.main.exact, result.combined
     return [
         Wager(f"{result.rules.name} (per ante)", ante, float(main["house_edge"]), main["std_dev"]),

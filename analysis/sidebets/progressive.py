@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import as_fraction
 from analysis.sidebets.bet import SideBet
 from analysis.sidebets.returns import SideBetResult, SideBets
@@ -65,7 +66,7 @@ def analyse_progressive(bets: SideBets, bet, stake=1, meter=None, strategy: str 
     """The progressive analysis of a bet at ``meter`` (default its seed)."""
     bet = SideBet.load(bet)
     if bet.meter is None:
-        raise ValueError(f"{bet.name} has no progressive meter (no line pays from the meter)")
+        raise InputError(f"{bet.name} has no progressive meter (no line pays from the meter)")
     result = bets.evaluate(bet, stake, meter, strategy)
     base, slope, reset_probability = _linear(result)
     return Progressive(
@@ -102,7 +103,7 @@ def _break_even(bets: SideBets, bet: SideBet, stake, strategy: str, result: Side
         if at_root.exact["return"] == 1 or (root == 0 and at_root.exact["return"] >= 1):
             return root
         result = at_root
-    raise RuntimeError(f"{bet.name}: no exact break-even meter: the decisions keep changing near {float(root)}")
+    raise SolveError(f"{bet.name}: no exact break-even meter: the decisions keep changing near {float(root)}")
 
 
 def meter_returns(bets: SideBets, bet, meters, stake=1, strategy: str = "joint") -> pd.DataFrame:

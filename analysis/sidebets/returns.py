@@ -28,6 +28,7 @@ import pandas as pd
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 from analysis.model.outcomes import COLUMNS
 from analysis.model.payoffs import outcome_payoffs, row_keys
@@ -154,9 +155,9 @@ class SideBets:
         a progressive at ``meter`` (default its seed)."""
         bet, stake = SideBet.load(bet), as_fraction(stake)
         if strategy not in SIDE_STRATEGIES:
-            raise ValueError(f"unknown side-bet strategy {strategy!r}; choose one of: {', '.join(SIDE_STRATEGIES)}")
+            raise InputError(f"unknown side-bet strategy {strategy!r}; choose one of: {', '.join(SIDE_STRATEGIES)}")
         if stake <= 0:
-            raise ValueError(f"the side stake must be positive, got {stake}")
+            raise InputError(f"the side stake must be positive, got {stake}")
         meter = bet_meter(bet, meter)
         key = (bet, stake, meter, strategy if bet.forfeit else "")
         if key not in self._results:
@@ -215,11 +216,11 @@ def bet_meter(bet: SideBet, meter) -> Fraction | None:
     """The meter value to play a bet at: the one given, else its seed (None without a meter)."""
     if bet.meter is None:
         if meter is not None:
-            raise ValueError(f"{bet.name} has no progressive meter")
+            raise InputError(f"{bet.name} has no progressive meter")
         return None
     meter = bet.meter.seed if meter is None else as_fraction(meter)
     if meter < 0:
-        raise ValueError(f"the meter must not be negative, got {meter}")
+        raise InputError(f"the meter must not be negative, got {meter}")
     return meter
 
 

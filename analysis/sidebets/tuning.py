@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import as_fraction
 from analysis.sidebets.bet import SideBet
 from analysis.sidebets.returns import SideBetResult, SideBets
@@ -34,18 +35,18 @@ def solve_side_bet(
     bet = SideBet.load(bet)
     line = bet.line(vary)
     if line.share is not None:
-        raise ValueError(f"line {vary!r} pays from the meter: vary a fixed-pay line")
+        raise InputError(f"line {vary!r} pays from the meter: vary a fixed-pay line")
     target = as_fraction(target_return)
     lo, hi = (as_fraction(b) for b in bounds)
     if not 0 <= lo <= hi:
-        raise ValueError(f"bounds must satisfy 0 <= low <= high, got {lo}, {hi}")
+        raise InputError(f"bounds must satisfy 0 <= low <= high, got {lo}, {hi}")
 
     def play(pay: Fraction) -> SideBetResult:
         return bets.evaluate(bet.with_pays({vary: pay}, name=f"{bet.name} ({vary} {pay})"), stake, meter, strategy)
 
     low, high = play(lo), play(hi)
     if not low.exact["return"] <= target <= high.exact["return"]:
-        raise ValueError(
+        raise InputError(
             f"target return {float(target):.4%} is out of reach: with {vary} paying {float(lo):g} to {float(hi):g} "
             f"the return ranges from {float(low.exact['return']):.4%} to {float(high.exact['return']):.4%}"
         )
@@ -78,9 +79,9 @@ def _root(play, index: int, target: Fraction, result: SideBetResult, lo: Fractio
     for _ in range(MAX_STEPS):
         p = Fraction(int(result.table["combinations"].iloc[index]), result.exact["total_combinations"])
         if p == 0:
-            raise ValueError(f"line {result.bet.lines[index].name!r} never pays here: its pay cannot move the return")
+            raise InputError(f"line {result.bet.lines[index].name!r} never pays here: its pay cannot move the return")
         root = min(max(pay + (target - result.exact["return"]) / p, lo), hi)
         result, pay = play(root), root
         if result.exact["return"] == target:
             return pay, result
-    raise RuntimeError(f"no exact pay: the decisions keep changing near {float(pay)}")
+    raise SolveError(f"no exact pay: the decisions keep changing near {float(pay)}")

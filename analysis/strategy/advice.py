@@ -24,6 +24,7 @@ from analysis.counting.informed import Knowledge, call_margin, completions
 from analysis.counting.informed import state_counts as informed_counts
 from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.model.cards import disjoint, format_cards, parse_cards
+from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules, preset
 from analysis.store.outcome_store import OutcomeStore
@@ -36,7 +37,7 @@ def parse_state(rules: Rules, hole: str, flop: str) -> tuple[list[int], list[int
     disjoint(h, f)
     outside = [c for c in h + f if c not in rules.deck]
     if outside:
-        raise ValueError(f"{format_cards(outside)} not in the deck of {rules.name}")
+        raise InputError(f"{format_cards(outside)} not in the deck of {rules.name}")
     return h, f
 
 

@@ -27,6 +27,7 @@ from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine, Strategy, load_engine
 from analysis.engine.statistics import exact_figures
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import as_fraction
 from analysis.model.payoffs import PAYS_ON, check_pays_on, outcome_payoffs
 from analysis.model.paytable import PayTable
@@ -41,7 +42,7 @@ def _check_categories(names: Iterable[str]) -> list[str]:
     names = list(names)
     unknown = [c for c in names if c not in CATEGORIES]
     if unknown:
-        raise ValueError(f"unknown categories: {', '.join(map(str, unknown))} (known: {', '.join(CATEGORIES)})")
+        raise InputError(f"unknown categories: {', '.join(map(str, unknown))} (known: {', '.join(CATEGORIES)})")
     return names
 
 
@@ -71,12 +72,12 @@ class Tuner:
         """
         base = PayTable.load(base)
         if not 1 <= len(ranges) <= 2:
-            raise ValueError("sweep varies one or two pays")
+            raise InputError("sweep varies one or two pays")
         _check_categories(ranges)
         values = {c: [as_fraction(v) for v in vs] for c, vs in ranges.items()}
         points = int(np.prod([len(v) for v in values.values()]))
         if points > MAX_SWEEP:
-            raise ValueError(f"a sweep of {points:,} tables is too large (at most {MAX_SWEEP:,}): widen the step")
+            raise InputError(f"a sweep of {points:,} tables is too large (at most {MAX_SWEEP:,}): widen the step")
         rows = []
         for combination in itertools.product(*values.values()):
             pays = dict(zip(values, combination))
@@ -100,18 +101,18 @@ class Tuner:
         base = PayTable.load(base)
         vary = _check_categories([vary] if isinstance(vary, str) else vary)
         if not vary:
-            raise ValueError(f"vary names pay-table categories (known: {', '.join(CATEGORIES)})")
+            raise InputError(f"vary names pay-table categories (known: {', '.join(CATEGORIES)})")
         if not integer and len(vary) > 1:
-            raise ValueError("a continuous solve varies one pay; give integer=True to search several")
+            raise InputError("a continuous solve varies one pay; give integer=True to search several")
         limits = {c: tuple(as_fraction(x) for x in (bounds[c] if isinstance(bounds, dict) else bounds)) for c in vary}
         for c, (lo, hi) in limits.items():
             if not 0 <= lo <= hi:
-                raise ValueError(f"bounds for {c} must satisfy 0 <= low <= high, got {lo}, {hi}")
+                raise InputError(f"bounds for {c} must satisfy 0 <= low <= high, got {lo}, {hi}")
         target = as_fraction(target_house_edge)
         low_edge = self.house_edge(base.replace(**{c: limits[c][1] for c in vary}))
         high_edge = self.house_edge(base.replace(**{c: limits[c][0] for c in vary}))
         if not low_edge <= target <= high_edge:
-            raise ValueError(
+            raise InputError(
                 f"target house edge {float(target):.4%} is out of reach: with "
                 f"{', '.join(f'{c} paying {float(lo):g} to {float(hi):g}' for c, (lo, hi) in limits.items())} "
                 f"the house edge ranges from {float(low_edge):.4%} to {float(high_edge):.4%}"
@@ -158,7 +159,7 @@ class Tuner:
             ):
                 return {category: root}, edge(root)
             guess = root
-        raise RuntimeError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
+        raise SolveError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
 
     def _edge_with_calls(self, calls: np.ndarray, base: PayTable, category: str):
         """House edge as a function of one pay, the decisions held fixed."""
@@ -176,7 +177,7 @@ class Tuner:
         lo_last, hi_last = int(np.ceil(limits[last][0])), int(np.floor(limits[last][1]))
         grids = [range(int(np.ceil(limits[c][0])), int(np.floor(limits[c][1])) + 1) for c in outer]
         if np.prod([len(g) for g in grids], dtype=float) > 2000:
-            raise ValueError("integer search grid too large: narrow the bounds of the outer pays")
+            raise InputError("integer search grid too large: narrow the bounds of the outer pays")
         found = []
         for values in itertools.product(*grids):
             pays = dict(zip(outer, values))
