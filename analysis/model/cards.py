@@ -9,7 +9,7 @@ Ranks 0..12 are 2..A; suits 0..3 are clubs, diamonds, hearts, spades.
 >>> parse_cards("As As")
 Traceback (most recent call last):
 ...
-ValueError: duplicate card 'As' in 'As As'
+analysis.model.errors.InputError: duplicate card 'As' in 'As As'
 """
 
 from __future__ import annotations

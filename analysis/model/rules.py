@@ -12,7 +12,7 @@ True
 >>> preset("baccarat")
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'baccarat'; choose one of: casino-omaha, casino-holdem
+analysis.model.errors.InputError: unknown game 'baccarat'; choose one of: casino-omaha, casino-holdem
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 >>> check_threads(0)
 Traceback (most recent call last):
 ...
-ValueError: threads must be a whole number from 1 to 256, got 0
+analysis.model.errors.InputError: threads must be a whole number from 1 to 256, got 0
 """
 
 from __future__ import annotations
