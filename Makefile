@@ -40,10 +40,12 @@ browser:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver; \
 	fi
 
-# ruff: lint and formatting (configured in pyproject.toml)
+# ruff (lint and formatting) and the import-linter contract that keeps the layers' arrows
+# pointing down (both configured in pyproject.toml)
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 test: setup browser lint
 	$(BIN)/python -m pytest

@@ -15,10 +15,11 @@ from .model.rules import PAYS_ON, PRESETS, Rules, preset
 from .omaha4.distribution import final_hand_distribution, paytable_return
 from .omaha4.equity import EquityResult, compute_equity
 from .omaha4.evaluators import describe_high, describe_low, low_ranks, omaha_high, omaha_low
-from .parallel.cluster import connect
+from .parallel.cluster import connect_cluster
+from .parallel.options import RunOptions
 from .protection.edges import exposure_result, information_table, seen_card_table
 from .protection.runs import exposure_run, sampled_run, stored_protection
-from .protection.sampling import BaseControl, Information, estimate
+from .protection.sampling import BaseGameControl, Information, estimate_edge
 from .report.build import Report, build_report
 from .report.plots import (
     plot_call_rates,
@@ -36,7 +37,7 @@ from .report.tables import confidence_table, final_hands_table, return_table, ru
 from .sidebets.bet import SideBet, SideBetError
 from .sidebets.floor import Wager, floor_figures, side_bet_wagers
 from .sidebets.progressive import Progressive, analyse_progressive, meter_returns
-from .sidebets.returns import SideBetResult, SideBets
+from .sidebets.returns import SideBetEngine, SideBetResult
 from .sidebets.simulation import simulate_side_bet
 from .sidebets.tuning import solve_side_bet
 from .store.outcome_store import OutcomeStore

@@ -14,6 +14,7 @@ import tempfile
 import time
 
 from analysis import STRATEGIES, PayTable, Tuner, advise, load_engine
+from analysis.parallel.options import RunOptions
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
 CLI = [sys.executable, "-m", "analysis.cli"]
@@ -27,7 +28,8 @@ def wall(args: list[str]) -> float:
 
 
 def main() -> None:
-    engine = load_engine("casino-omaha", progress=False)  # builds the store and its derived arrays if missing
+    # builds the store and its derived arrays if missing
+    engine = load_engine("casino-omaha", RunOptions(progress=False))
     engine.decide(None, STRATEGIES["simple"])  # and the hand profile
     print("return engine, Casino Omaha (fresh process per command; median of", REPEAT, "runs):")
     json_wall = wall(CLI + ["report", "--format", "json", "--no-progress"])
@@ -43,8 +45,8 @@ def main() -> None:
     print(f"  casino-omaha --help: {help_wall:.2f} s")
 
     code = (
-        "import resource, time\nfrom analysis import load_engine, Tuner, PayTable\n"
-        "t = time.perf_counter(); e = load_engine('casino-omaha', progress=False)\n"
+        "import resource, time\nfrom analysis import PayTable, RunOptions, Tuner, load_engine\n"
+        "t = time.perf_counter(); e = load_engine('casino-omaha', RunOptions(progress=False))\n"
         "r = Tuner(e).evaluate(PayTable.load(None).replace(flush=3)); took = time.perf_counter() - t\n"
         "print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)\n"
     )

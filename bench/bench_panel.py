@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from analysis import load_engine, tuning_panel
+from analysis.parallel.options import RunOptions
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +27,7 @@ TIMINGS = ROOT / "reports" / "bench" / "panel-browser.json"
 
 
 def in_process() -> list[float]:
-    panel = tuning_panel(engine=load_engine("casino-omaha", progress=False))
+    panel = tuning_panel(engine=load_engine("casino-omaha", RunOptions(progress=False)))
     panel.wait()
     times = []
     for i in range(3 * REPEAT):

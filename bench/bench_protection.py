@@ -21,7 +21,8 @@ import time
 from analysis.counting.enumeration import plan, prepare
 from analysis.engine.return_engine import load_engine
 from analysis.model.paytable import PayTable
-from analysis.parallel.cluster import connect, run_shards
+from analysis.parallel.cluster import connect_cluster, run_shards
+from analysis.parallel.options import RunOptions
 from analysis.protection.exposure import ExposureJob
 from analysis.protection.runs import _exposure_shard
 from analysis.protection.sampling import Information, SampleJob
@@ -35,10 +36,10 @@ def exact_run(game: str) -> tuple[float, float]:
     """(wall seconds, peak GiB) of a fresh process running the whole exact exposure."""
     with tempfile.TemporaryDirectory() as tmp:
         code = (
-            "import resource, time\nfrom analysis.engine.return_engine import load_engine\n"
+            "import resource, time\nfrom analysis import RunOptions, load_engine\n"
             "from analysis.protection.runs import exposure_run\n"
-            f"e = load_engine({game!r}, progress=False)\nt = time.perf_counter()\n"
-            f"exposure_run(e.rules, engine=e, results={tmp!r}, progress=False, threads=2)\n"
+            f"e = load_engine({game!r}, RunOptions(progress=False))\nt = time.perf_counter()\n"
+            f"exposure_run(e.rules, engine=e, options=RunOptions(results={tmp!r}, progress=False, threads=2))\n"
             "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)\n"
         )
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -48,7 +49,7 @@ def exact_run(game: str) -> tuple[float, float]:
 
 def main() -> None:
     table = PayTable.load(None)
-    omaha = load_engine("casino-omaha", progress=False)
+    omaha = load_engine("casino-omaha", RunOptions(progress=False))
     job = ExposureJob(omaha.rules, table, "ante", derive_simple_strategy(omaha, table, "ante"))
     classes = plan(omaha.rules)
     print("game protection (default AnteWin table):")
@@ -71,7 +72,7 @@ def main() -> None:
     shards = {i: (job, classes[300 + 2 * i : 302 + 2 * i]) for i in range(16)}
     times = {}
     for workers in (1, 2):
-        with connect(workers=workers) as cluster:
+        with connect_cluster(workers=workers) as cluster:
             cluster.client.wait_for_workers(workers)
             start = time.perf_counter()
             run_shards(cluster, _exposure_shard, shards, lambda i, r: None, "bench", progress=False)

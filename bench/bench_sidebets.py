@@ -4,13 +4,14 @@ forfeited bet, a progressive's break-even meter, and the command's wall time.
 
 Medians of ``BENCH_REPEAT`` runs. "Counts present" means the first-six strength of every
 state (a derived array beside the store) and the deals by side outcome under the main game's
-optimal decisions (one pass per kind, kept by ``SideBets``).
+optimal decisions (one pass per kind, kept by ``SideBetEngine``).
 """
 
 import statistics
 import sys
 
-from analysis import SideBet, SideBets, analyse_progressive, load_engine
+from analysis import SideBet, SideBetEngine, analyse_progressive, load_engine
+from analysis.parallel.options import RunOptions
 from analysis.sidebets.counts import first_six_strengths, outcome_counts
 from bench.bench_engine import REPEAT, _seconds, wall
 from bench.run import median_time as median
@@ -19,8 +20,8 @@ CLI = [sys.executable, "-m", "analysis.cli", "sidebet", "--no-progress", "--bet"
 
 
 def main() -> None:
-    engine = load_engine("casino-omaha", progress=False)
-    bets = SideBets(engine)
+    engine = load_engine("casino-omaha", RunOptions(progress=False))
+    bets = SideBetEngine(engine)
     rules, calls = engine.rules, bets.main.calls
     print("side bets, Casino Omaha (median of", REPEAT, "runs):")
     hole, flop = engine.cards()
@@ -52,8 +53,8 @@ def main() -> None:
         f"  forfeited bet, main game re-optimised with it (joint): bad beat median {statistics.median(joint):.2f} s, "
         f"jackpot median {statistics.median(jackpot_joint):.2f} s"
     )
-    fresh = SideBets(engine)
-    fresh.main  # noqa: B018 - the main game's decisions, as a loaded SideBets has them
+    fresh = SideBetEngine(engine)
+    fresh.main  # noqa: B018 - the main game's decisions, as a loaded SideBetEngine has them
     break_even = _seconds(lambda: analyse_progressive(fresh, jackpot))
     print(f"  Omaha Jackpot: exact break-even meter (joint strategy, from the seed) {break_even:.1f} s")
     for name in ("omaha-flop-bonus", "omaha-jackpot"):

@@ -48,8 +48,8 @@ def full_enumeration(game: str) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             code = (
                 "import resource, sys, time\n"
-                "from analysis.store.runs import ensure_store\nfrom analysis.model.rules import preset\n"
-                f"t = time.perf_counter(); ensure_store(preset({game!r}), {tmp!r}, progress=False)\n"
+                "from analysis import RunOptions, ensure_store, preset\n"
+                f"t = time.perf_counter(); ensure_store(preset({game!r}), RunOptions(root={tmp!r}, progress=False))\n"
                 "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
             )
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

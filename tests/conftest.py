@@ -12,16 +12,17 @@ import pytest
 
 from analysis.engine.return_engine import load_engine
 from analysis.model.rules import preset
+from analysis.parallel.options import RunOptions
 
 
 @pytest.fixture(scope="session")
 def holdem():
-    return preset("casino-holdem"), load_engine("casino-holdem", progress=False)
+    return preset("casino-holdem"), load_engine("casino-holdem", RunOptions(progress=False))
 
 
 @pytest.fixture(scope="session")
 def omaha():
-    return preset("casino-omaha"), load_engine("casino-omaha", progress=False)
+    return preset("casino-omaha"), load_engine("casino-omaha", RunOptions(progress=False))
 
 
 @dataclass

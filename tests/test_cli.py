@@ -19,13 +19,13 @@ def test_report_json_and_table_are_the_engines(holdem, cli):
         data = cli(
             "report", "--game", "casino-holdem", "--strategy", strategy, "--format", "json", "--no-progress"
         ).json()
-        assert Fraction(data["house_edge_exact"]) == want.exact["house_edge"]
-        assert Fraction(data["element_of_risk_exact"]) == want.exact["element_of_risk"]
-        assert data["call_rate"] == float(want.exact["call_rate"]) and data["std_dev"] == want.exact["std_dev"]
+        assert Fraction(data["house_edge_exact"]) == want.exact.house_edge
+        assert Fraction(data["element_of_risk_exact"]) == want.exact.element_of_risk
+        assert data["call_rate"] == float(want.exact.call_rate) and data["std_dev"] == want.exact.std_dev
         assert [r["combinations"] for r in data["return_table"]] == want.table.combinations.tolist()
         assert data["store_checksum"] == engine.source.checksum
         table = cli("report", "--game", "casino-holdem", "--strategy", strategy, "--no-progress")
-        assert f"(exact {want.exact['house_edge']})" in table.stdout
+        assert f"(exact {want.exact.house_edge})" in table.stdout
         assert f"{want.table.combinations.iloc[-1]:,}" in table.stdout
 
 
@@ -34,7 +34,7 @@ def test_tune_changes_a_pay_and_solves(holdem, cli):
     _, engine = holdem
     data = cli("tune", "--game", "casino-holdem", "--set", "flush=3", "--format", "json", "--no-progress").json()
     want = engine.decide(engine.decide().paytable.replace(flush=3))
-    assert data["paytable"] == "antewin (changed)" and data["house_edge_exact"] == str(want.exact["house_edge"])
+    assert data["paytable"] == "antewin (changed)" and data["house_edge_exact"] == str(want.exact.house_edge)
     rows = cli(
         "tune",
         "--game",
@@ -52,7 +52,7 @@ def test_tune_changes_a_pay_and_solves(holdem, cli):
     ).json()
     assert rows[0]["exact_house_edge"] == "1/50"
     solved = engine.decide(engine.decide().paytable.replace(flush=Fraction(rows[0]["exact_pays"]["flush"])))
-    assert solved.exact["house_edge"] == Fraction(1, 50)
+    assert solved.exact.house_edge == Fraction(1, 50)
 
 
 def test_every_command_takes_format_json():

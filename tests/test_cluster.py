@@ -14,7 +14,8 @@ import pytest
 from analysis.counting.enumeration import count_flops, plan
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.rules import preset
-from analysis.parallel.cluster import connect
+from analysis.parallel.cluster import connect_cluster
+from analysis.parallel.options import RunOptions
 from analysis.protection import runs as protection_runs
 from analysis.protection.exposure import ExposureSums
 from analysis.protection.sampling import Information
@@ -25,6 +26,11 @@ from analysis.store.result_store import ResultStore
 from analysis.store.shards import StoreError
 
 SMALL = ("casino-omaha", "789TJQKA", "cdh")
+
+
+def quiet(results):
+    """Run options of a test: results kept in ``results``, no progress bar."""
+    return RunOptions(results=results, progress=False)
 
 
 def small_rules():
@@ -79,8 +85,8 @@ def dask_processes(folder, workers=2):
 def test_scheduler_and_workers_killed_mid_run_give_the_local_checksum(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "FLOPS_PER_SHARD", 16)  # 25 shards for the workers
     rules = small_rules()
-    local = runs.ensure_store(rules, tmp_path / "local", progress=False)
-    with dask_processes(tmp_path) as (address, workers), connect(address) as cluster:
+    local = runs.ensure_store(rules, RunOptions(root=tmp_path / "local", progress=False))
+    with dask_processes(tmp_path) as (address, workers), connect_cluster(address) as cluster:
         cluster.client.wait_for_workers(2, timeout=60)
         victim = workers[1]
         victim_address = next(a for a, w in cluster.client.scheduler_info()["workers"].items() if w["name"] == "w1")
@@ -97,7 +103,7 @@ def test_scheduler_and_workers_killed_mid_run_give_the_local_checksum(tmp_path, 
                 victim.kill()
 
         monkeypatch.setattr(OutcomeStore, "write_shard", write_then_kill)
-        remote = runs.ensure_store(rules, tmp_path / "remote", progress=False, cluster=cluster)
+        remote = runs.ensure_store(rules, RunOptions(root=tmp_path / "remote", cluster=cluster, progress=False))
         assert killed == [True] and victim.wait(timeout=10) == -signal.SIGKILL
         assert len(cluster.client.scheduler_info()["workers"]) == 1
     assert remote.complete and remote.checksum == local.checksum
@@ -121,19 +127,21 @@ def test_scheduler_option_and_environment_run_the_sampled_job(tmp_path, cli, mon
 def test_local_cluster_equals_a_run_in_this_process(tmp_path):
     rules = small_rules()
     engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
-    here = runs.ensure_store(rules, tmp_path / "here", progress=False)
-    _, sums_here, _ = protection_runs.exposure_run(rules, engine=engine, results=tmp_path / "here", progress=False)
+    here = runs.ensure_store(rules, RunOptions(root=tmp_path / "here", progress=False))
+    _, sums_here, _ = protection_runs.exposure_run(
+        rules, engine=engine, options=RunOptions(results=tmp_path / "here", progress=False)
+    )
     info = Information("colluders", 1)
     _, margins_here, run_here = protection_runs.sampled_run(
-        rules, info, 600, 1, results=tmp_path / "here", progress=False
+        rules, info, 600, 1, options=RunOptions(results=tmp_path / "here", progress=False)
     )
-    with connect(workers=2) as cluster:
-        there = runs.ensure_store(rules, tmp_path / "there", progress=False, cluster=cluster)
+    with connect_cluster(workers=2) as cluster:
+        there = runs.ensure_store(rules, RunOptions(root=tmp_path / "there", cluster=cluster, progress=False))
         _, sums, _ = protection_runs.exposure_run(
-            rules, engine=engine, results=tmp_path / "there", cluster=cluster, progress=False
+            rules, engine=engine, options=RunOptions(results=tmp_path / "there", cluster=cluster, progress=False)
         )
         _, margins, run = protection_runs.sampled_run(
-            rules, info, 600, 1, results=tmp_path / "there", cluster=cluster, progress=False
+            rules, info, 600, 1, options=RunOptions(results=tmp_path / "there", cluster=cluster, progress=False)
         )
         assert cluster.local and cluster.dashboard.startswith("http://127.0.0.1:")
     assert there.checksum == here.checksum
@@ -154,9 +162,11 @@ def test_an_interrupted_run_resumes_and_a_damaged_shard_is_computed_again(tmp_pa
 
     monkeypatch.setattr(protection_runs, "_sample_shard", shard_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
-        protection_runs.sampled_run(rules, info, 1000, 9, results=tmp_path, progress=False, threads=1)
+        protection_runs.sampled_run(
+            rules, info, 1000, 9, options=RunOptions(results=tmp_path, progress=False, threads=1)
+        )
     monkeypatch.setattr(protection_runs, "_sample_shard", real)
-    job, first, run = protection_runs.sampled_run(rules, info, 1000, 9, results=tmp_path, progress=False)
+    job, first, run = protection_runs.sampled_run(rules, info, 1000, 9, options=quiet(tmp_path))
     assert run.computed == 2 and run.shards == 4  # the two finished shards were kept
     store = ResultStore.for_job("sampled", job.key(), tmp_path)
     assert not list(store.path.glob(".*.tmp"))
@@ -165,10 +175,10 @@ def test_an_interrupted_run_resumes_and_a_damaged_shard_is_computed_again(tmp_pa
     path.write_text(json.dumps([0] * 256))
     with pytest.raises(StoreError, match="shard-00001.json: the file does not match its checksum"):
         store.read(1)
-    _, again, rerun = protection_runs.sampled_run(rules, info, 1000, 9, results=tmp_path, progress=False)
+    _, again, rerun = protection_runs.sampled_run(rules, info, 1000, 9, options=quiet(tmp_path))
     assert again == first and rerun.computed == 1 and rerun.checksum == run.checksum
     # a longer run extends the shorter one; a damaged manifest is a clear error
-    _, longer, _ = protection_runs.sampled_run(rules, info, 1300, 9, results=tmp_path, progress=False)
+    _, longer, _ = protection_runs.sampled_run(rules, info, 1300, 9, options=quiet(tmp_path))
     assert longer[:1000] == first
     store.manifest_path.write_text(store.manifest_path.read_text().replace('"size": 256', '"size": 255', 1))
     with pytest.raises(StoreError, match="manifest does not match its own checksum"):
@@ -179,7 +189,7 @@ def test_exposure_results_are_kept_per_shard_and_reused(tmp_path, monkeypatch):
     rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
     engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
     monkeypatch.setattr(store_module, "FLOPS_PER_SHARD", 10)
-    job, sums, run = protection_runs.exposure_run(rules, engine=engine, results=tmp_path, progress=False)
+    job, sums, run = protection_runs.exposure_run(rules, engine=engine, options=quiet(tmp_path))
     assert run.computed == run.shards > 2
     whole = job.run(plan(rules), threads=2)
     assert sums.digest() == whole.digest() == run.checksum
@@ -191,7 +201,7 @@ def test_exposure_results_are_kept_per_shard_and_reused(tmp_path, monkeypatch):
             pytest.fail("a cluster was started for a run with nothing to compute")
 
     _, again, rerun = protection_runs.exposure_run(
-        rules, engine=engine, results=tmp_path, cluster=Unstarted(), progress=False
+        rules, engine=engine, options=RunOptions(results=tmp_path, cluster=Unstarted(), progress=False)
     )
     assert rerun.computed == 0 and again.digest() == sums.digest()
     stored = ExposureSums.from_json(ResultStore.for_job("exposure", job.key(), tmp_path).read(0))

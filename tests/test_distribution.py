@@ -85,12 +85,12 @@ def test_full_deck_totals_are_the_closed_forms(k):
     counts = final_hand_counts(k)
     assert sum(counts) == comb(52, k) * comb(52 - k, 5) == total_deals(k)
     assert all(c > 0 for c in counts)
-    df = final_hand_distribution(k)
+    df = final_hand_distribution(k).frame()
     assert list(df["category"]) == list(reversed(CATEGORIES))
     assert df["probability_exact"].sum() == 1
     # four cards give more chances than three, for every category above two pair
     if k == 4:
-        three = final_hand_distribution(3).set_index("category")["probability_exact"]
+        three = final_hand_distribution(3).frame().set_index("category")["probability_exact"]
         four = df.set_index("category")["probability_exact"]
         for c in CATEGORIES[CATEGORIES.index("two_pair") :]:
             assert four[c] > three[c], c
@@ -109,14 +109,14 @@ def test_three_card_counts_equal_the_casino_omaha_store(omaha):
 def test_paytable_return_conventions():
     dist = final_hand_distribution(4)
     flat = paytable_return(dist, {c: 1 for c in CATEGORIES})
-    assert flat.attrs["expected_pay"] == 1 and flat.attrs["expected_return"] == 2
+    assert flat.expected_pay == 1 and flat.expected_return == 2
     only_pairs = paytable_return(dist, {c: int(c == "pair") for c in CATEGORIES})
-    assert only_pairs.attrs["expected_pay"] == Fraction(final_hand_counts(4)[CATEGORIES.index("pair")], total_deals(4))
+    assert only_pairs.expected_pay == Fraction(final_hand_counts(4)[CATEGORIES.index("pair")], total_deals(4))
     madrid = paytable_return(dist, MADRID_PAYTABLE)
     pays = PayTable.load(MADRID_PAYTABLE).pays
     expected = sum(Fraction(n * pays[c], total_deals(4)) for c, n in zip(CATEGORIES, final_hand_counts(4)))
-    assert madrid.attrs["expected_pay"] == expected == madrid["contribution_exact"].sum()
-    assert madrid.attrs["expected_return"] == 1 + expected
+    assert madrid.expected_pay == expected == madrid.frame()["contribution_exact"].sum()
+    assert madrid.expected_return == 1 + expected
 
 
 def test_cli_final_hands(cli):
@@ -128,7 +128,7 @@ def test_cli_final_hands(cli):
     assert [counts[c] for c in CATEGORIES] == final_hand_counts(3)
     assert (
         Fraction(data["expected_pay_fraction"])
-        == paytable_return(final_hand_distribution(3), MADRID_PAYTABLE).attrs["expected_pay"]
+        == paytable_return(final_hand_distribution(3), MADRID_PAYTABLE).expected_pay
     )
     table = cli("final-hands", "--hole-cards", "4")
     assert table.returncode == 0 and "463,563,500,400 deals" in table.stdout and "expected return" in table.stdout

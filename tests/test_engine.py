@@ -76,7 +76,7 @@ def test_figures_match_a_state_by_state_computation(small, strategy, pays_on, ta
     paytable = PayTable.load("antewin").replace(flush=HUGE) if table == "huge flush" else PayTable.load(table)
     result = engine.decide(paytable, strategy, pays_on)
     want = reference(states, paytable, strategy, pays_on)
-    assert {k: result.exact[k] for k in want} == want
+    assert {k: getattr(result.exact, k) for k in want} == want
 
 
 def test_huge_denominators_decide_exactly_at_a_tie(small):
@@ -107,11 +107,9 @@ def test_return_table_adds_up(small):
     result = engine.decide(None, "optimal")
     t = result.table
     assert int(t["combinations"].sum()) == RULES.total_combinations
-    assert t["contribution"].sum() == pytest.approx(-float(result.exact["house_edge"]), abs=1e-12)
+    assert t["contribution"].sum() == pytest.approx(-float(result.exact.house_edge), abs=1e-12)
     assert list(t["outcome"].unique()) == ["fold", "dealer_not_qualifying", "player_wins", "tie", "dealer_wins"]
-    assert (
-        t.loc[t.outcome == "fold", "combinations"].item() == (1 - result.exact["call_rate"]) * RULES.total_combinations
-    )
+    assert t.loc[t.outcome == "fold", "combinations"].item() == (1 - result.exact.call_rate) * RULES.total_combinations
 
 
 def test_column_sums_equal_the_counts(small):
@@ -138,12 +136,12 @@ def test_strategies_by_name_and_callable(small):
     sc, engine, _ = small
     always = engine.decide(None, "always-call")
     fold = engine.decide(None, "always-fold")
-    assert fold.exact["house_edge"] == 1 and fold.exact["call_rate"] == 0
+    assert fold.exact.house_edge == 1 and fold.exact.call_rate == 0
     pairs = lambda e, paytable, pays_on: np.asarray(e.cards()[0] >> 2)[:, 0] == np.asarray(e.cards()[0] >> 2)[:, 1]  # noqa: E731
     custom = engine.decide(None, pairs)
-    assert custom.strategy == "<lambda>" and 0 < custom.exact["call_rate"] < 1
-    assert custom.exact["call_rate"] == Fraction(int(sc.weight[pairs(engine, None, None)].sum()), RULES.states)
-    assert always.exact["call_rate"] == 1
+    assert custom.strategy == "<lambda>" and 0 < custom.exact.call_rate < 1
+    assert custom.exact.call_rate == Fraction(int(sc.weight[pairs(engine, None, None)].sum()), RULES.states)
+    assert always.exact.call_rate == 1
     with pytest.raises(ValueError, match="unknown strategy 'sometimes'"):
         engine.decide(None, "sometimes")
     with pytest.raises(ValueError, match="one decision per state"):
@@ -174,6 +172,6 @@ def test_call_multiples_and_qualifiers_match_a_state_by_state_computation(small,
         played = engine.with_rules(replace(engine.rules, call_multiple=m))
         got = played.decide("madrid" if pays_on == "call" else None, strategy, pays_on)
         want = reference(states, got.paytable, strategy, pays_on, played.rules)
-        assert {k: got.exact[k] for k in want} == want, (m, strategy, pays_on)
+        assert {k: getattr(got.exact, k) for k in want} == want, (m, strategy, pays_on)
     with pytest.raises(ValueError, match="its own store"):
         engine.with_rules(replace(engine.rules, qualifier_rank=12))

@@ -14,7 +14,7 @@ import pytest
 
 from analysis import _omaha
 from analysis.model.cards import format_cards, parse_cards
-from analysis.omaha4.equity import compute_equity, equity
+from analysis.omaha4.equity import compute_equity
 from analysis.omaha4.evaluators import omaha_high, omaha_low
 
 
@@ -189,9 +189,10 @@ def test_threads_do_not_change_counts():
 
 
 def test_frame_columns():
-    df = equity(["As Ah Ks Kh", "7c 8d 9c Td"], board="Tc 9d 2c 3h", hilo=True, pot_chips=7)
+    result = compute_equity(["As Ah Ks Kh", "7c 8d 9c Td"], board="Tc 9d 2c 3h", hilo=True)
+    df = result.frame(pot_chips=7)
     assert list(df["hand"]) == ["As Ah Ks Kh", "7c 8d 9c Td"]
-    assert df.attrs["boards"] == 40 and df.attrs["units_per_pot"] == 4
+    assert result.boards == 40 and result.units_per_pot == 4
     assert df["equity_exact"].sum() == 1 and abs(df["equity"].sum() - 1) < 1e-12
     for column in ("scoop", "high_only", "low_only", "split", "quarter", "chips", "odd_chip_effect"):
         assert column in df

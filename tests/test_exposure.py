@@ -7,6 +7,7 @@ import pytest
 from analysis.counting.enumeration import count_flops, plan, prepare
 from analysis.engine.return_engine import ReturnEngine
 from analysis.hands.classes import hand_profile
+from analysis.model.errors import InputError
 from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
@@ -150,7 +151,7 @@ def test_huge_pay_denominators_are_refused_with_a_clear_error():
     rules = preset("casino-omaha")
     table = PayTable.load(None).replace(flush="2000000000001/1000000000000")
     job = ExposureJob(rules, table, "ante", None)
-    with pytest.raises(OverflowError, match="too large for the exposure kernel"):
+    with pytest.raises(InputError, match="too large for the exposure kernel"):
         job.coefficients()
     coef, base, d = margin_coefficients(PayTable.load(None), rules, "ante", ExposedGame(rules).completions)
     assert d == 1 and base == ExposedGame(rules).completions == 990 * 903

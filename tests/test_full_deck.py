@@ -63,7 +63,7 @@ def test_monte_carlo_agrees_within_four_standard_errors(game, strategy, paytable
     sim = simulate_strategy(engine, paytable, strategy, 1_000_000, seed=2026, pays_on=pays_on)
     assert abs(sim.z) < 4
     exact = engine.decide(paytable, strategy, pays_on).exact
-    assert abs(sim.call_rate - float(exact["call_rate"])) < 4 * np.sqrt(0.25 / sim.hands)
+    assert abs(sim.call_rate - float(exact.call_rate)) < 4 * np.sqrt(0.25 / sim.hands)
 
 
 def test_readme_figures_are_the_engines(holdem, omaha):
@@ -73,10 +73,10 @@ def test_readme_figures_are_the_engines(holdem, omaha):
             e = engine.decide(None, strategy).exact
             label = "always call" if strategy == "always-call" else strategy
             row = (
-                f"| {name} | {label} | {float(e['house_edge']):.4%} | {float(e['element_of_risk']):.4%} | "
-                f"{float(e['call_rate']):.2%} | {e['std_dev']:.3f} | {float(e['hit_frequency']):.2%} |"
+                f"| {name} | {label} | {float(e.house_edge):.4%} | {float(e.element_of_risk):.4%} | "
+                f"{float(e.call_rate):.2%} | {e.std_dev:.3f} | {float(e.hit_frequency):.2%} |"
             )
             assert row.replace("100.00%", "100%") in README, row
-    assert f"exactly {omaha[1].decide().exact['house_edge']}" in README
-    simple = omaha[1].decide(None, STRATEGIES["simple"]).exact["house_edge"]
+    assert f"exactly {omaha[1].decide().exact.house_edge}" in README
+    simple = omaha[1].decide(None, STRATEGIES["simple"]).exact.house_edge
     assert f"**{float(simple):.4%}** ({simple})" in README

@@ -73,10 +73,10 @@ def test_advise_with_a_seen_dealer_card_matches_naive_enumeration(cli):
     rules = preset("casino-omaha")
     want = naive_ev(rules, "As Kd 7h", "Qs Jd 2c", "3c")
     a = advise("As Kd 7h", "Qs Jd 2c", exposed="3c")
-    assert a.loc["call", "ev_exact"] == want and a.attrs["exposed"] == "3c"
-    assert bool(a.loc["call", "optimal"]) == (want > -1)
+    assert a.ev_call == want and a.exposed == "3c"
+    assert a.decision == ("call" if want > -1 else "fold")
     # the base game's advice for the same cards differs: the card seen is information
-    assert advise("As Kd 7h", "Qs Jd 2c", enumerate_state=True).loc["call", "ev_exact"] != want
+    assert advise("As Kd 7h", "Qs Jd 2c", enumerate_state=True).ev_call != want
     data = cli("advise", "As Kd 7h", "--flop", "Qs Jd 2c", "--exposed", "3c", "--format", "json").json()
     assert Fraction(data["ev_call_exact"]) == want and data["exposed"] == "3c"
     assert data["decision"] == ("call" if want > -1 else "fold")
@@ -89,13 +89,13 @@ def test_advise_with_dead_cards_and_two_seen_matches_naive_enumeration_holdem():
     for seen, dead in [("", "3c 4c 5d"), ("3c 9h", ""), ("Ac", "4c 4d 9s 9c")]:
         want = naive_ev(rules, "As Kd", "Qs Jd 2c", seen, dead, "madrid", "call")
         a = advise("As Kd", "Qs Jd 2c", "casino-holdem", "madrid", "call", exposed=seen or None, dead=dead or None)
-        assert a.loc["call", "ev_exact"] == want
+        assert a.ev_call == want
 
 
 @pytest.mark.slow
 def test_advise_with_dead_cards_matches_naive_enumeration_omaha():
     want = naive_ev(preset("casino-omaha"), "As Kd 7h", "Qs Jd 2c", dead="3c 4c 5d")
-    assert advise("As Kd 7h", "Qs Jd 2c", dead="3c 4c 5d").loc["call", "ev_exact"] == want
+    assert advise("As Kd 7h", "Qs Jd 2c", dead="3c 4c 5d").ev_call == want
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
-from analysis.sidebets.returns import SideBets
+from analysis.sidebets.returns import SideBetEngine
 from analysis.tuning.panel import TuningPanel, parse_edge
 from analysis.tuning.view import FIGURES, decimal_text, exact_text
 
@@ -68,7 +68,7 @@ def test_a_typed_fraction_and_a_moved_slider(panel, omaha):
     frame = panel._sweeps[next(k for k in reversed(list(panel._sweeps)) if k[3] == "full_house")]
     row = frame.iloc[1]
     point = engine.decide(panel.table.replace(full_house=Fraction(row["full_house"]).limit_denominator(100)))
-    assert row["house_edge"] == float(point.exact["house_edge"])
+    assert row["house_edge"] == float(point.exact.house_edge)
     set_box(panel, "full_house", "3")
     set_box(panel, "flush", "2")
     shown(panel, engine.decide())
@@ -118,7 +118,7 @@ def test_convention_strategy_call_bet_and_game(panel, omaha, holdem):
         panel.boxes[c].value = str(PayTable.load(None).pays[c])
     panel.pays_on.value = "ante"
     shown(panel, holdem[1].decide())
-    assert f"{float(holdem[1].decide().exact['house_edge']):.6%}".startswith("2.15")  # the published 2.16%
+    assert f"{float(holdem[1].decide().exact.house_edge):.6%}".startswith("2.15")  # the published 2.16%
 
 
 def test_side_bets_of_the_game(panel, omaha, holdem):
@@ -127,18 +127,18 @@ def test_side_bets_of_the_game(panel, omaha, holdem):
     panel.side_bet.value = "aa-bonus"
     assert panel.wait(300)
     assert f"<td class='tp-exact'>{Fraction(162652, 2598960)}</td>" in panel.side.value  # the published 6.2583%
-    for n in SideBets(holdem[1]).evaluate("aa-bonus").table["combinations"]:
+    for n in SideBetEngine(holdem[1]).evaluate("aa-bonus").table["combinations"]:
         assert f"<td>{n:,}</td>" in panel.side.value
     panel.game.value = "casino-omaha"  # its own bets; the bad beat is lost on a fold: joint strategy
     assert panel.side_bet.value == "" and "omaha-bad-beat" in dict(panel.side_bet.options)
     panel.side_bet.value = "omaha-bad-beat"
     assert panel.wait(300)
-    want = SideBets(omaha[1]).evaluate("omaha-bad-beat")
+    want = SideBetEngine(omaha[1]).evaluate("omaha-bad-beat")
     assert want.strategy == "joint"
     for key in ("house_edge", "hit_frequency"):
-        assert f"<td class='tp-exact'>{want.exact[key]}</td>" in panel.side.value
-    assert f"<td class='tp-exact'>{want.combined['house_edge']}</td>" in panel.side.value
-    assert f"<td class='tp-exact'>{want.main.exact['call_rate']}</td>" in panel.side.value
+        assert f"<td class='tp-exact'>{getattr(want.exact, key)}</td>" in panel.side.value
+    assert f"<td class='tp-exact'>{want.combined.house_edge}</td>" in panel.side.value
+    assert f"<td class='tp-exact'>{want.main.exact.call_rate}</td>" in panel.side.value
     panel.side_bet.value = ""
     assert panel.wait(300) and "No side bet chosen" in panel.side.value
 
@@ -153,7 +153,7 @@ def test_a_qualifier_gets_its_own_counts(panel, holdem):
     result = panel.result
     assert result.rules == no_qualifier
     assert result.table.loc[result.table.outcome == "dealer_not_qualifying", "combinations"].sum() == 0
-    assert result.exact["house_edge"] != engine.decide().exact["house_edge"]
+    assert result.exact.house_edge != engine.decide().exact.house_edge
     panel.game.value = "casino-omaha"
     assert panel.wait(300) and panel.qualifier.value == "7s"
 
@@ -167,16 +167,16 @@ def test_solve_save_and_read_back_with_the_cli(panel, holdem, cli, tmp_path):
     panel.solve.click()
     assert panel.wait(600)
     pay = Fraction(panel.boxes["flush"].value)
-    assert panel.result.exact["house_edge"] == Fraction(1, 50) and 2 < pay < 3
-    assert engine.decide(PayTable.load(None).replace(flush=pay)).exact["house_edge"] == Fraction(1, 50)
+    assert panel.result.exact.house_edge == Fraction(1, 50) and 2 < pay < 3
+    assert engine.decide(PayTable.load(None).replace(flush=pay)).exact.house_edge == Fraction(1, 50)
     panel.csv_path.value = str(tmp_path)
     panel.save.click()
     assert panel.wait(60)
     assert panel.saved.read_text() == panel.table.to_csv()
     back = cli("report", "--game", "casino-holdem", "--paytable", panel.saved, "--format", "json").json()
-    assert back["house_edge_exact"] == str(panel.result.exact["house_edge"]) == "1/50"
-    assert back["element_of_risk_exact"] == str(panel.result.exact["element_of_risk"])
-    assert back["call_rate"] == float(panel.result.exact["call_rate"])
+    assert back["house_edge_exact"] == str(panel.result.exact.house_edge) == "1/50"
+    assert back["element_of_risk_exact"] == str(panel.result.exact.element_of_risk)
+    assert back["call_rate"] == float(panel.result.exact.call_rate)
     assert [r["combinations"] for r in back["return_table"]] == panel.result.table["combinations"].tolist()
     panel.target.value = "50%"
     panel.solve.click()
@@ -196,7 +196,7 @@ def test_write_the_full_report(panel, omaha, tmp_path):
     xlsx, page = panel.report_paths
     assert xlsx.exists() and page.exists() and xlsx.parent == tmp_path
     assert "antewin-tuned" in xlsx.name
-    assert str(panel.result.exact["house_edge"]) in page.read_text()
+    assert str(panel.result.exact.house_edge) in page.read_text()
     set_box(panel, "royal_flush", "100")
 
 

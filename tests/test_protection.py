@@ -17,7 +17,7 @@ from analysis.model.rules import preset
 from analysis.protection.advantage import PAIRS_FLOP, group_axes
 from analysis.protection.edges import exposure_result, information_table, seen_card_table
 from analysis.protection.exposure import ExposedGame, ExposureJob, holding_groups
-from analysis.protection.sampling import Information, SampleJob, estimate
+from analysis.protection.sampling import Information, SampleJob, estimate_edge
 from analysis.strategy.simple import derive_simple_strategy
 from brute_force import brute_force_exposed
 
@@ -37,21 +37,21 @@ def run_exposure(game, ranks, suits, paytable="antewin", pays_on="ante"):
 def test_figures_add_up_and_recover_the_base_game(game, ranks, suits):
     rules, engine, job, sums, result = run_exposure(game, ranks, suits)
     e = result.result.exact
-    assert e["total_combinations"] == rules.hole_cards * rules.total_combinations
-    assert e["total_combinations"] == ExposedGame(rules).total_combinations
-    assert result.base_house_edge == engine.decide(job.paytable).exact["house_edge"]
-    assert e["house_edge"] < result.base_house_edge  # seeing a card is worth something
+    assert e.total_combinations == rules.hole_cards * rules.total_combinations
+    assert e.total_combinations == ExposedGame(rules).total_combinations
+    assert result.base_house_edge == engine.decide(job.paytable).exact.house_edge
+    assert e.house_edge < result.base_house_edge  # seeing a card is worth something
     # the breakdowns are partitions: their states and EVs add up to the whole
     for table in (result.by_rank, result.by_relation):
         shares = [Fraction(x) for x in table["house_edge_exact"]]
         weights = table["share"].to_numpy()
         assert abs(weights.sum() - 1) < 1e-12
-        assert abs(float(sum(Fraction(w) * s for w, s in zip(weights, shares)) - e["house_edge"])) < 1e-12
+        assert abs(float(sum(Fraction(w) * s for w, s in zip(weights, shares)) - e.house_edge)) < 1e-12
     assert abs(result.pattern["share"].sum() - 1) < 1e-12
     # the simple strategy, played through the groups, is the engine's simple strategy exactly
     a = result.advantage
-    assert a.simple_house_edge == engine.decide(job.paytable, STRATEGIES["simple"]).exact["house_edge"]
-    assert e["house_edge"] <= a.house_edge <= a.simple_house_edge
+    assert a.simple_house_edge == engine.decide(job.paytable, STRATEGIES["simple"]).exact.house_edge
+    assert e.house_edge <= a.house_edge <= a.simple_house_edge
     assert len(a.describe()) == 4
 
 
@@ -97,14 +97,14 @@ def test_information_table_says_what_is_missing():
     assert "casino-omaha protect --exposed 1 | --exposed 2 | --turn | --colluders K" in alone["method"].iloc[-1]
     sample = SampleJob(rules, job.paytable, "ante", Information("turn"), seed=1)
     margins = [m for i, c in enumerate(sample.shards(300)) for m in sample.margins(i, c)]
-    full = information_table(base, result, [estimate(sample, margins)])
+    full = information_table(base, result, [estimate_edge(sample, margins)])
     assert list(full["information"][:4]) == [
         "none (optimal basic strategy)",
         "1 dealer card seen (optimal)",
         "1 dealer card seen (simple advantage strategy)",
         "the turn seen early",
     ]
-    assert full["house_edge_exact"].iloc[1] == str(result.result.exact["house_edge"])
+    assert full["house_edge_exact"].iloc[1] == str(result.result.exact.house_edge)
     assert "--exposed 2, --colluders K" == full["information"].iloc[-1]
     seen = seen_card_table(result)
     assert len(seen) == len(result.by_rank) + len(result.by_relation)
@@ -136,7 +136,7 @@ def test_casino_holdem_one_seen_card_exactly(holdem, cli):
     data = cli("protect", "--exposed", "1", "--game", "casino-holdem", "--no-cluster", "--format", "json").json()
     assert data["house_edge_exact"] == "-165610697951/1738363126500"  # the player's edge: 9.5268%
     assert data["total_combinations"] == 2 * rules.total_combinations
-    assert data["base_house_edge"] == float(engine.decide().exact["house_edge"])
+    assert data["base_house_edge"] == float(engine.decide().exact.house_edge)
     assert [row["rank_seen"] for row in data["by_rank"]] == list("23456789TJQKA")
     assert data["advantage_strategy"]["house_edge_exact"] == "-373902466307/6953452506000"
     for key in ("game", "exposed", "house_edge", "element_of_risk", "call_rate", "total_combinations", "by_rank"):

@@ -74,7 +74,7 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
         ("hit frequency", "hit_frequency"),
         ("variance", "variance"),
     ]:
-        assert Fraction(summary.loc[figure, "exact"]) == result.exact[key]
+        assert Fraction(summary.loc[figure, "exact"]) == getattr(result.exact, key)
     assert int(summary.loc["total combinations", "value"]) == rules.total_combinations
     meta = book["Metadata"].set_index("item")["value"]
     assert meta["store checksum (SHA-256)"] == omaha[1].source.checksum
@@ -83,7 +83,7 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     side = book["Side bets"].set_index("bet")
     assert list(side.index) == ["Omaha Bad Beat", "Omaha Flop Bonus", "Omaha Jackpot"]
     for bet in report.side_bets:
-        assert Fraction(side.loc[bet.bet.name, "house_edge_exact"]) == bet.exact["house_edge"]
+        assert Fraction(side.loc[bet.bet.name, "house_edge_exact"]) == bet.exact.house_edge
         lines = book["Side bet lines"]
         assert lines[lines.bet == bet.bet.name].combinations.tolist() == bet.table.combinations.tolist()
         assert int(bet.table.combinations.sum()) == rules.total_combinations
@@ -94,9 +94,9 @@ def test_figures_follow_their_formulas(omaha_report):
     report, _, _ = omaha_report
     e = report.result.exact
     t = report.result.table
-    he = -Fraction(sum(int(n) * Fraction(p) for n, p in zip(t.combinations, t.payoff)), e["total_combinations"])
-    assert he == e["house_edge"]
-    sigma = e["std_dev"]
+    he = -Fraction(sum(int(n) * Fraction(p) for n, p in zip(t.combinations, t.payoff)), e.total_combinations)
+    assert he == e.house_edge
+    sigma = e.std_dev
     summary = report.sheets["Summary"].set_index("figure")["value"]
     ranges = report.sheets["Confidence ranges"]
     assert len(ranges) == len(HORIZONS) * len(LEVELS)
@@ -105,12 +105,12 @@ def test_figures_follow_their_formulas(omaha_report):
         assert summary[f"volatility index ({level:.0%})"] == pytest.approx(z * sigma, rel=1e-12)
         for n in HORIZONS:
             row = ranges[(ranges.hands == n) & (ranges.confidence == level)].iloc[0]
-            assert row.house_win_low == pytest.approx(n * float(e["house_edge"]) - z * sigma * n**0.5, rel=1e-9)
-            assert row.per_hand_high == pytest.approx(float(e["house_edge"]) + z * sigma / n**0.5, rel=1e-9)
-            assert row.chance_house_ahead == pytest.approx(NormalDist().cdf(float(e["house_edge"]) * n**0.5 / sigma))
+            assert row.house_win_low == pytest.approx(n * float(e.house_edge) - z * sigma * n**0.5, rel=1e-9)
+            assert row.per_hand_high == pytest.approx(float(e.house_edge) + z * sigma / n**0.5, rel=1e-9)
+            assert row.chance_house_ahead == pytest.approx(NormalDist().cdf(float(e.house_edge) * n**0.5 / sigma))
     # the simple strategy shown is the one evaluated, and it costs something against optimal
     compared = report.sheets["Strategies compared"].set_index("strategy")
-    assert Fraction(compared.loc["optimal", "house_edge_exact"]) == e["house_edge"]
+    assert Fraction(compared.loc["optimal", "house_edge_exact"]) == e.house_edge
     cost = {name: Fraction(compared.loc[name, "cost_vs_optimal_exact"]) for name in ("simple", "always-call")}
     assert 0 < cost["simple"] < cost["always-call"]
 
@@ -137,7 +137,7 @@ def test_html_renders_in_headless_chromium(omaha_report, tmp_path):
         tables = driver.find_elements(By.TAG_NAME, "table")
         assert len(tables) >= len(report.sheets)
         edge = driver.find_element(By.ID, "summary").text
-        assert f"{float(report.result.exact['house_edge']):.4%}" in edge
+        assert f"{float(report.result.exact.house_edge):.4%}" in edge
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert not errors, errors
         height = driver.execute_script("return document.body.scrollHeight")

@@ -43,13 +43,13 @@ def test_holdem_knobs_on_the_command_line(cli, holdem):
     rules, engine = holdem
     own = cli("report", "--game", "casino-holdem", "--format", "json").json()
     same = cli("report", "--game", "casino-holdem", "--qualifier", "4s", "--call-multiple", "2", "--format", "json")
-    assert same.json()["house_edge_exact"] == own["house_edge_exact"] == str(engine.decide().exact["house_edge"])
+    assert same.json()["house_edge_exact"] == own["house_edge_exact"] == str(engine.decide().exact.house_edge)
     assert round(own["house_edge"], 4) == 0.0216  # the published Casino Hold'em figure
     three = cli(
         "tune", "--game", "casino-holdem", "--call-multiple", "3", "--set", "flush=3", "--format", "json"
     ).json()
     want = engine.with_rules(replace(rules, call_multiple=3)).decide(engine.decide().paytable.replace(flush=3))
-    assert three["house_edge_exact"] == str(want.exact["house_edge"])
+    assert three["house_edge_exact"] == str(want.exact.house_edge)
     text = cli("report", "--game", "casino-holdem", "--qualifier", "none", "--call-multiple", "1")
     assert text.returncode == 0 and "the dealer always qualifies; the call bet is 1x the ante" in text.stdout
 
@@ -62,7 +62,7 @@ def test_a_qualifier_store_is_kept_and_matches_the_grid(holdem):
     for q in (None, 0, 12):
         assert engines.store(replace(rules, qualifier_rank=q)).complete
     own = grid[(grid.qualifier == "4s") & (grid.call_multiple == 2)].iloc[0]
-    assert own.house_edge_exact == holdem[1].decide().exact["house_edge"]
+    assert own.house_edge_exact == holdem[1].decide().exact.house_edge
     assert len(grid) == 4 * 3 and grid.house_edge_exact.nunique() == len(grid)
 
 

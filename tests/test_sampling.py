@@ -14,7 +14,7 @@ from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
 from analysis.protection.exposure import ExposedGame, ExposureJob
-from analysis.protection.sampling import BaseControl, Information, SampleJob, estimate, margins_digest
+from analysis.protection.sampling import BaseGameControl, Information, SampleJob, estimate_edge, margins_digest
 from analysis.strategy.simple import derive_simple_strategy
 
 
@@ -30,16 +30,16 @@ def run(job, samples):
 
 def test_no_information_covers_the_base_games_exact_edge_and_shrinks_as_one_over_root_n(small):
     rules, engine, table = small
-    exact = engine.decide(table).exact["house_edge"]
+    exact = engine.decide(table).exact.house_edge
     job = SampleJob(rules, table, "ante", Information("none"), seed=2026)
     margins = run(job, 4096)
-    short, long = estimate(job, margins[:1024]), estimate(job, margins)
+    short, long = estimate_edge(job, margins[:1024]), estimate_edge(job, margins)
     for e in (short, long):
         low, high = e.interval()
         assert low <= exact <= high, (e.house_edge, e.std_error, float(exact))
     assert 0.4 < long.std_error / short.std_error < 0.6  # 1/sqrt(4) = 0.5
     # with the base game as control variate, no information is the base game itself
-    control = estimate(job, margins[:512], BaseControl(engine, table, "ante"))
+    control = estimate_edge(job, margins[:512], BaseGameControl(engine, table, "ante"))
     assert control.house_edge == exact and control.std_error == 0
 
 
@@ -53,7 +53,7 @@ def test_one_seen_card_covers_the_exact_exposure_edge(small):
     exact = -Fraction(int(sums.margins[..., 1].sum()) - total * scale, total * scale)
     job = SampleJob(rules, table, "ante", Information("exposed", 1), seed=5)
     margins = run(job, 2048)
-    plain, paired = estimate(job, margins), estimate(job, margins, BaseControl(engine, table, "ante"))
+    plain, paired = estimate_edge(job, margins), estimate_edge(job, margins, BaseGameControl(engine, table, "ante"))
     for e in (plain, paired):
         assert abs(float(e.house_edge - exact)) < 3 * e.std_error, (float(e.house_edge), e.std_error, float(exact))
     assert paired.std_error < plain.std_error  # the control variate pays

@@ -21,7 +21,7 @@ from analysis.model.rules import preset
 from analysis.sidebets.bet import SideBet, SideBetError
 from analysis.sidebets.floor import Wager, floor_figures, side_bet_wagers
 from analysis.sidebets.progressive import analyse_progressive, meter_returns
-from analysis.sidebets.returns import SideBets
+from analysis.sidebets.returns import SideBetEngine
 from analysis.sidebets.tuning import solve_side_bet
 from brute_force import brute_force
 
@@ -122,14 +122,14 @@ def reference(rules, states, bet, stake, meter, paytable, strategy):
 
 
 def check(rules, engine, states, bet, stake=1, meter=None, paytable=None, strategy="joint"):
-    result = SideBets(engine, paytable).evaluate(bet, stake, meter, strategy)
+    result = SideBetEngine(engine, paytable).evaluate(bet, stake, meter, strategy)
     want = reference(rules, states, bet, Fraction(stake), result.meter, PayTable.load(paytable), strategy)
     assert result.table["combinations"].tolist() == want["lines"]
-    assert result.exact["ev"] == want["side_ev"]
-    assert result.exact["variance"] == want["side_ev2"] - want["side_ev"] ** 2
-    assert result.combined["house_edge"] == -want["both_ev"]
-    assert result.combined["std_dev"] == pytest.approx(float(want["both_ev2"] - want["both_ev"] ** 2) ** 0.5, 1e-12)
-    assert result.main.exact["ev"] == want["main_ev"] and result.main.exact["call_rate"] == want["call_rate"]
+    assert result.exact.ev == want["side_ev"]
+    assert result.exact.variance == want["side_ev2"] - want["side_ev"] ** 2
+    assert result.combined.house_edge == -want["both_ev"]
+    assert result.combined.std_dev == pytest.approx(float(want["both_ev2"] - want["both_ev"] ** 2) ** 0.5, 1e-12)
+    assert result.main.exact.ev == want["main_ev"] and result.main.exact.call_rate == want["call_rate"]
     return result
 
 
@@ -142,7 +142,7 @@ def test_every_kind_equals_a_state_by_state_computation(deck, kind, forfeit):
     results = {s: check(rules, engine, states, bet, Fraction(1, 2), strategy=s) for s in strategies}
     assert sum(results["joint"].table["combinations"]) == rules.total_combinations
     if forfeit == "yes":  # the joint strategy is never worse for the player
-        assert results["joint"].combined["house_edge"] <= results["separate"].combined["house_edge"]
+        assert results["joint"].combined.house_edge <= results["separate"].combined.house_edge
 
 
 @pytest.mark.parametrize("kind", list(BETS))
@@ -161,15 +161,15 @@ def test_a_side_bet_that_pays_nothing_leaves_the_strategy_alone(deck):
     dealt): the joint strategy is the main game's, exactly."""
     rules, engine, states = deck
     bet = SideBet.from_text("kind,bad-beat\nforfeit,yes\nline,pays\nroyal_flush,1000\n")
-    bets = SideBets(engine)
+    bets = SideBetEngine(engine)
     joint, separate = bets.evaluate(bet, 2, strategy="joint"), bets.evaluate(bet, 2, strategy="separate")
     assert np.array_equal(joint.main.calls, separate.main.calls) and np.array_equal(joint.main.calls, bets.main.calls)
-    assert joint.combined == separate.combined and joint.exact["house_edge"] == 1
+    assert joint.combined == separate.combined and joint.exact.house_edge == 1
 
 
 def test_the_zero_term_equals_the_main_game(deck):
     rules, engine, _ = deck
-    zero = SideBets(engine).term(SideBet.from_text(BETS["first-six"]).with_pays({}), Fraction(0), None)
+    zero = SideBetEngine(engine).term(SideBet.from_text(BETS["first-six"]).with_pays({}), Fraction(0), None)
     assert np.array_equal(engine.decide(extra=zero).calls, engine.decide().calls)
     with pytest.raises(ValueError, match="only the optimal strategy"):
         engine.decide(None, "always-call", extra=zero)
@@ -180,10 +180,10 @@ def test_tuning_solves_exactly_and_brackets_with_whole_pays(deck):
     """The target is the return of two pair paying 7/2 (found again exactly, though the
     decisions move with the pay when the bet is forfeited); 3 and 4 bracket it."""
     rules, engine, states = deck
-    bets = SideBets(engine)
+    bets = SideBetEngine(engine)
     for forfeit in ("no", "yes"):
         bet = SideBet.from_text(f"kind,final\nforfeit,{forfeit}\nline,pays\ntwo_pair,1\nflush,2\n")
-        target = bets.evaluate(bet.with_pays({"two_pair": Fraction(7, 2)})).exact["return"]
+        target = bets.evaluate(bet.with_pays({"two_pair": Fraction(7, 2)})).exact.player_return
         frame = solve_side_bet(bets, bet, target, "two_pair", bounds=(0, 100))
         assert frame.pays_exact.tolist() == [3, Fraction(7, 2), 4] and frame.whole_number.tolist() == [
             True,
@@ -192,7 +192,7 @@ def test_tuning_solves_exactly_and_brackets_with_whole_pays(deck):
         ]
         assert frame.return_exact.iloc[1] == target
         assert frame.return_exact.iloc[0] < target < frame.return_exact.iloc[2]
-        assert frame.return_exact.iloc[0] == bets.evaluate(bet.with_pays({"two_pair": 3})).exact["return"]
+        assert frame.return_exact.iloc[0] == bets.evaluate(bet.with_pays({"two_pair": 3})).exact.player_return
     with pytest.raises(ValueError, match="out of reach"):
         solve_side_bet(bets, bet, 500, "two_pair", bounds=(0, 10))
     with pytest.raises(ValueError, match="pays from the meter"):
@@ -204,15 +204,15 @@ def test_progressive_figures(deck):
     """The return is linear in the meter; at the break-even meter it is exactly 1; a meter
     line at a meter M returns what a fixed line paying share x M / stake does."""
     rules, engine, _ = deck
-    bets = SideBets(engine)
+    bets = SideBetEngine(engine)
     text = "kind,final\nforfeit,{}\nseed,40\nreset,30\ncontribution,10%\nstake,2\nline,pays\n"
     for forfeit in ("no", "yes"):
         bet = SideBet.from_text(text.format(forfeit) + "two_pair,meter\npair,meter*1/4\n")
         p = analyse_progressive(bets, bet)
         assert p.result.meter == 40
-        assert bets.evaluate(bet, meter=p.break_even).exact["return"] == 1
+        assert bets.evaluate(bet, meter=p.break_even).exact.player_return == 1
         fixed = bet.with_pays({"two_pair": Fraction(40, 2), "pair": Fraction(10, 2)})
-        assert bets.evaluate(fixed).exact["return"] == p.result.exact["return"]
+        assert bets.evaluate(fixed).exact.player_return == p.result.exact.player_return
         if forfeit == "no":
             frame = meter_returns(bets, bet, [0, 40, 80])
             r = [Fraction(x) for x in frame.return_exact]
@@ -230,8 +230,8 @@ def test_long_run_return_of_the_meter_process(deck):
     bet = SideBet.from_text(
         "kind,final\nseed,20\nreset,15\ncontribution,5%\nstake,1\nline,pays\ntwo_pair,meter\npair,meter*1/2\n"
     )
-    p = analyse_progressive(SideBets(engine), bet)
-    total = p.result.exact["total_combinations"]
+    p = analyse_progressive(SideBetEngine(engine), bet)
+    total = p.result.exact.total_combinations
     probs = [int(n) / total for n in p.result.table.combinations[:2]]
     outcome = np.random.default_rng(5).choice(3, size=500_000, p=[probs[0], probs[1], 1 - sum(probs)])
     meter, last, paid, ends, cycle_paid = 20.0, 0, 0.0, [], []
@@ -255,7 +255,7 @@ def test_long_run_return_of_the_meter_process(deck):
 @pytest.mark.parametrize("deck", ["omaha-2", "holdem-2"], indirect=True)
 def test_floor_figures_follow_their_formulas(deck):
     rules, engine, _ = deck
-    result = SideBets(engine).evaluate(SideBet.from_text(BETS["final"]), Fraction(1, 5))
+    result = SideBetEngine(engine).evaluate(SideBet.from_text(BETS["final"]), Fraction(1, 5))
     wagers = side_bet_wagers(result, 25, 5)
     frame = floor_figures(wagers, hands_per_hour=30, seats=6, hours_per_day=20)
     z = NormalDist().inv_cdf(0.975)
@@ -267,7 +267,7 @@ def test_floor_figures_follow_their_formulas(deck):
         week = rows.loc["week"]
         assert week.hands_per_seat == n
         assert week.range_high - week.expected_house_result == pytest.approx(z * w.std_dev * w.average_bet * n**0.5)
-    assert wagers[1].house_edge == float(result.exact["house_edge"]) and wagers[2].std_dev == result.combined["std_dev"]
+    assert wagers[1].house_edge == float(result.exact.house_edge) and wagers[2].std_dev == result.combined.std_dev
     with pytest.raises(ValueError, match="not 5 / 10"):
         side_bet_wagers(result, 10, 5)
     with pytest.raises(ValueError, match="hands per hour"):

@@ -10,7 +10,7 @@ import pytest
 from analysis.model.categories import CATEGORY_COUNTS_5
 from analysis.sidebets.bet import SideBet
 from analysis.sidebets.progressive import analyse_progressive
-from analysis.sidebets.returns import SideBets
+from analysis.sidebets.returns import SideBetEngine
 from analysis.sidebets.simulation import simulate_side_bet
 
 pytestmark = pytest.mark.slow
@@ -22,19 +22,19 @@ AA_BONUS_HANDS = [*CATEGORY_COUNTS_5[:1:-1], CATEGORY_COUNTS_5[1] // 13]
 
 @pytest.fixture(scope="module")
 def holdem_bets(holdem):
-    return SideBets(holdem[1])
+    return SideBetEngine(holdem[1])
 
 
 @pytest.fixture(scope="module")
 def omaha_bets(omaha):
-    return SideBets(omaha[1])
+    return SideBetEngine(omaha[1])
 
 
 def test_aa_bonus_has_its_published_house_edge(holdem_bets):
     result = holdem_bets.evaluate("aa-bonus")
-    assert result.exact["house_edge"] == Fraction(162652, 2598960)
-    assert round(float(result.exact["return"]), 4) == 0.9374
-    per_hand = result.exact["total_combinations"] // 2598960  # deals per five-card hand
+    assert result.exact.house_edge == Fraction(162652, 2598960)
+    assert round(float(result.exact.player_return), 4) == 0.9374
+    per_hand = result.exact.total_combinations // 2598960  # deals per five-card hand
     assert (result.table["combinations"][:-1] // per_hand).tolist() == AA_BONUS_HANDS
     assert (result.table["combinations"][:-1] % per_hand == 0).all()
 
@@ -45,21 +45,21 @@ def test_every_shipped_bet_adds_up_to_the_deals_of_both_games(holdem_bets, omaha
         result = bets.evaluate(name)
         assert int(result.table["combinations"].sum()) == bets.rules.total_combinations
         assert result.table["probability"].sum() == pytest.approx(1, abs=1e-12)
-        assert result.table["contribution"].sum() == pytest.approx(float(result.exact["ev"]), abs=1e-12)
+        assert result.table["contribution"].sum() == pytest.approx(float(result.exact.ev), abs=1e-12)
 
 
 def test_the_shipped_figures_for_casino_omaha(omaha_bets):
     """The figures the files and the README state."""
-    assert omaha_bets.evaluate("omaha-flop-bonus").exact["house_edge"] == Fraction(3310611, 50896300)
-    assert omaha_bets.evaluate("aa-bonus").exact["house_edge"] == Fraction(-7979067, 10179260)
-    assert round(float(omaha_bets.evaluate("omaha-bad-beat").exact["house_edge"]), 4) == 0.0768
+    assert omaha_bets.evaluate("omaha-flop-bonus").exact.house_edge == Fraction(3310611, 50896300)
+    assert omaha_bets.evaluate("aa-bonus").exact.house_edge == Fraction(-7979067, 10179260)
+    assert round(float(omaha_bets.evaluate("omaha-bad-beat").exact.house_edge), 4) == 0.0768
 
 
 @pytest.mark.parametrize("name", ["omaha-bad-beat", "omaha-jackpot"])
 def test_the_joint_strategy_is_never_worse_for_the_player(omaha_bets, name):
     joint, separate = (omaha_bets.evaluate(name, strategy=s) for s in ("joint", "separate"))
-    assert joint.combined["house_edge"] < separate.combined["house_edge"]
-    assert joint.main.exact["call_rate"] > separate.main.exact["call_rate"]
+    assert joint.combined.house_edge < separate.combined.house_edge
+    assert joint.main.exact.call_rate > separate.main.exact.call_rate
     assert np.array_equal(separate.main.calls, omaha_bets.main.calls)
     nothing = SideBet.from_text("kind,bad-beat\nforfeit,yes\nline,pays\nroyal_flush,1000\n")
     assert np.array_equal(omaha_bets.evaluate(nothing).main.calls, omaha_bets.main.calls)
@@ -68,8 +68,8 @@ def test_the_joint_strategy_is_never_worse_for_the_player(omaha_bets, name):
 def test_break_even_meter_of_the_jackpot(omaha_bets):
     p = analyse_progressive(omaha_bets, "omaha-jackpot")
     assert round(float(p.break_even), 2) == 4451.21
-    assert omaha_bets.evaluate("omaha-jackpot", meter=p.break_even).exact["return"] == 1
-    assert round(float(p.result.exact["return"]), 4) == 0.8313 and round(float(p.long_run_return), 4) == 0.8814
+    assert omaha_bets.evaluate("omaha-jackpot", meter=p.break_even).exact.player_return == 1
+    assert round(float(p.result.exact.player_return), 4) == 0.8313 and round(float(p.long_run_return), 4) == 0.8814
 
 
 @pytest.mark.parametrize(
@@ -88,16 +88,16 @@ def test_monte_carlo_agrees_within_4_standard_errors(request, game, name, hands)
     result = bets.evaluate(name, stake=Fraction(1, 2))
     side, both = simulate_side_bet(bets.engine, result, hands, seed=1)
     assert abs(side.z) < 4 and abs(both.z) < 4, (side.z, both.z)
-    assert side.call_rate == pytest.approx(float(result.main.exact["call_rate"]), abs=4e-3)
+    assert side.call_rate == pytest.approx(float(result.main.exact.call_rate), abs=4e-3)
 
 
 def test_cli_json_holds_the_exact_figures(holdem_bets, cli):
     want = holdem_bets.evaluate("aa-bonus")
     data = cli("sidebet", "--bet", "aa-bonus", "--format", "json", "--no-progress").json()
     assert data["game"] == "casino-holdem" and data["bet"] == "AA Bonus"
-    assert data["house_edge_exact"] == "5809/92820" and data["house_edge"] == float(want.exact["house_edge"])
-    assert data["total_combinations"] == want.exact["total_combinations"]
-    assert data["hit_frequency"] == float(want.exact["hit_frequency"]) and data["std_dev"] == want.exact["std_dev"]
+    assert data["house_edge_exact"] == "5809/92820" and data["house_edge"] == float(want.exact.house_edge)
+    assert data["total_combinations"] == want.exact.total_combinations
+    assert data["hit_frequency"] == float(want.exact.hit_frequency) and data["std_dev"] == want.exact.std_dev
     assert [r["combinations"] for r in data["lines"]] == want.table["combinations"].tolist()
     table = cli("sidebet", "--bet", "aa-bonus", "--hands-per-hour", "30", "--no-progress")
     assert "(exact 5809/92820)" in table.stdout and "floor figures" in table.stdout
@@ -110,7 +110,7 @@ def test_cli_solves_a_line_for_a_target_return(holdem_bets, cli):
     rows = data["solutions"]
     assert [r["whole_number"] for r in rows] == [True, False, True] and rows[1]["return_exact"] == "19/20"
     bet = SideBet.load("aa-bonus").with_pays({"pair:A": Fraction(rows[1]["pays_exact"])})
-    assert holdem_bets.evaluate(bet).exact["return"] == Fraction(19, 20)
+    assert holdem_bets.evaluate(bet).exact.player_return == Fraction(19, 20)
     assert rows[0]["return"] < 0.95 < rows[2]["return"]
 
 

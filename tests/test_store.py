@@ -18,6 +18,7 @@ from analysis.counting.enumeration import count_flops, plan
 from analysis.counting.symmetry import suit_permutations
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.rules import preset
+from analysis.parallel.options import RunOptions
 from analysis.store import atomic, runs
 from analysis.store import outcome_store as store_module
 from analysis.store.outcome_store import OutcomeStore
@@ -42,15 +43,15 @@ def test_interrupted_run_resumes_to_the_same_store(small, tmp_path, monkeypatch)
 
     monkeypatch.setattr(runs, "run", run_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
-        runs.ensure_store(small, tmp_path, progress=False)
+        runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     store = OutcomeStore.for_rules(small, tmp_path)
     assert store.done() == {0, 1, 2} and not store.complete
     assert not list(tmp_path.rglob(".shard-*"))  # no half-written files
 
     monkeypatch.setattr(runs, "run", real_run)
-    resumed = runs.ensure_store(small, tmp_path, progress=False)
+    resumed = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     assert resumed.complete and resumed.n_shards == 5 and len(resumed.done()) == 5
-    fresh = runs.ensure_store(small, tmp_path / "fresh", progress=False)
+    fresh = runs.ensure_store(small, RunOptions(root=tmp_path / "fresh", progress=False))
     assert resumed.checksum == fresh.checksum
     assert resumed.verify() == []
     loaded = resumed.load()
@@ -61,23 +62,23 @@ def test_interrupted_run_resumes_to_the_same_store(small, tmp_path, monkeypatch)
 
 
 def test_complete_store_is_reused(small, tmp_path, monkeypatch):
-    runs.ensure_store(small, tmp_path, progress=False)
+    runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     monkeypatch.setattr(runs, "run", lambda *a: pytest.fail("a complete store must not be recomputed"))
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     m = json.loads((store.path / "manifest.json").read_text())
     assert m["complete"] and m["total_states"] == small.states and m["rules"]["hole_cards"] == 3
     assert m["engine_version"] >= 1 and len(m["checksum"]) == 64
 
 
 def test_store_of_other_rules_is_refused(small, tmp_path):
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     other = preset("casino-holdem").small_deck("89TJQKA", "cd")
     with pytest.raises(StoreError, match="other rules"):
         OutcomeStore(store.path, other)
 
 
 def test_read_state_finds_any_relabelling_of_a_state(small, tmp_path):
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     direct = count_flops(small, plan(small))
     rng = np.random.default_rng(7)
     perms = suit_permutations(small.suits)
@@ -88,7 +89,7 @@ def test_read_state_finds_any_relabelling_of_a_state(small, tmp_path):
 
 
 def test_engine_of_a_store_is_the_engine_of_its_counts(small, tmp_path, monkeypatch):
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     mapped = ReturnEngine.from_store(store)
     memory = ReturnEngine.from_counts(count_flops(small, plan(small)), small)
     for strategy in ("optimal", "always-call", "simple"):
@@ -116,7 +117,7 @@ def figures(store):
 def test_a_replaced_shard_is_refused_and_repaired(small, tmp_path):
     """A shard replaced by another valid parquet file (other counts): every read refuses it,
     naming the file and the fix; `enumerate --repair` restores the exact store."""
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     want, checksum = figures(store), store.checksum
     table = pq.read_table(store.shard_path(2))
     counts = table.column("win_pair").to_numpy().copy()
@@ -133,15 +134,16 @@ def test_a_replaced_shard_is_refused_and_repaired(small, tmp_path):
             read()
     hole, flop = fresh.read_shard(1).hole[0], fresh.read_shard(1).flop[0]  # other shards still read
     assert len(fresh.read_state(hole.tolist(), flop.tolist())) == 40
-    assert runs.ensure_store(small, tmp_path, progress=False) is not None  # a plain run does not look inside
-    repaired = runs.ensure_store(small, tmp_path, progress=False, repair=True)
+    # a plain run does not look inside
+    assert runs.ensure_store(small, RunOptions(root=tmp_path, progress=False)) is not None
+    repaired = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False), repair=True)
     assert repaired.checksum == checksum and repaired.verify() == []
     assert figures(repaired) == want
 
 
 @pytest.mark.parametrize("damage", ["edit", "garbage"])
 def test_a_damaged_manifest_is_refused_and_repaired(small, tmp_path, damage):
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     want, checksum = figures(store), store.checksum
     path = store.manifest_path
     if damage == "edit":  # valid JSON, a shard said to hold other rows
@@ -154,20 +156,20 @@ def test_a_damaged_manifest_is_refused_and_repaired(small, tmp_path, damage):
         message = "the manifest cannot be read"
     with pytest.raises(StoreError, match=f"manifest.json: {message}.*--repair"):
         OutcomeStore.for_rules(small, tmp_path)
-    repaired = runs.ensure_store(small, tmp_path, progress=False, repair=True)
+    repaired = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False), repair=True)
     assert repaired.checksum == checksum and figures(repaired) == want
 
 
 def test_a_deleted_shard_is_enumerated_again(small, tmp_path):
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     checksum = store.checksum
     store.shard_path(3).unlink()
-    again = runs.ensure_store(small, tmp_path, progress=False)
+    again = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     assert again.checksum == checksum and again.shard_path(3).exists() and again.verify() == []
 
 
 def test_a_full_disk_leaves_no_temporary_file_and_keeps_the_old_file(small, tmp_path, monkeypatch):
-    store = runs.ensure_store(small, tmp_path, progress=False)
+    store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     before = store.shard_path(1).read_bytes()
     real_replace = atomic.os.replace
 
@@ -186,11 +188,12 @@ def test_two_enumerations_at_once_killed_at_random_moments(small, tmp_path, monk
     """Two processes enumerate one store; one of them is killed at a random moment, and the
     store that remains is always the clean one, with a complete manifest."""
     monkeypatch.setattr(store_module, "FLOPS_PER_SHARD", 4)  # many shards: many moments to die in
-    clean = runs.ensure_store(small, tmp_path / "clean", progress=False)
+    clean = runs.ensure_store(small, RunOptions(root=tmp_path / "clean", progress=False))
     code = (
-        "import sys\nfrom analysis.store import outcome_store as store, runs\nfrom analysis.model.rules import preset\n"
+        "import sys\nfrom analysis import RunOptions, preset\nfrom analysis.store import outcome_store as store, runs\n"
         "store.FLOPS_PER_SHARD = 4\n"
-        "runs.ensure_store(preset('casino-omaha').small_deck('89TJQKA', 'cd'), sys.argv[1], progress=False)\n"
+        "small = preset('casino-omaha').small_deck('89TJQKA', 'cd')\n"
+        "runs.ensure_store(small, RunOptions(root=sys.argv[1], progress=False))\n"
     )
     rng = random.Random(12)
     for attempt in range(3):

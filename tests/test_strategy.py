@@ -31,14 +31,12 @@ def test_advise_matches_naive_enumeration_on_a_small_deck():
     a = advise(hole, flop, rules, enumerate_state=True)
     naive = naive_state_counts(rules, parse_cards(hole), parse_cards(flop))
     ev = ev_from_counts(rules, naive)
-    assert a.loc["call", "ev_exact"] == ev and a.loc["fold", "ev_exact"] == -1
-    assert bool(a.loc["call", "optimal"]) == (ev > -1) and bool(a.loc["fold", "optimal"]) == (ev <= -1)
-    assert a.attrs["hand"] == "gutshot straight draw"
+    assert a.ev_call == ev and a.ev_fold == -1
+    assert a.decision == ("call" if ev > -1 else "fold")
+    assert a.hand == "gutshot straight draw"
     madrid = advise(hole, flop, rules, "madrid", "call", enumerate_state=True)
     pays = outcome_payoffs(PayTable.load("madrid"), rules, "call")
-    assert madrid.loc["call", "ev_exact"] == sum(int(n) * pays[row_of(c)] for c, n in zip(COLUMNS, naive)) / Fraction(
-        rules.completions
-    )
+    assert madrid.ev_call == sum(int(n) * pays[row_of(c)] for c, n in zip(COLUMNS, naive)) / Fraction(rules.completions)
 
 
 @pytest.mark.slow
@@ -46,7 +44,7 @@ def test_advise_matches_naive_enumeration_full_deck():
     for hole, flop in [("As Kd 7h", "Qs Jd 2c"), ("7c 7d 2s", "Ks 9d 3c")]:
         a = advise(hole, flop, enumerate_state=True)
         naive = naive_state_counts(preset("casino-omaha"), parse_cards(hole), parse_cards(flop))
-        assert a.loc["call", "ev_exact"] == ev_from_counts(preset("casino-omaha"), naive)
+        assert a.ev_call == ev_from_counts(preset("casino-omaha"), naive)
 
 
 @pytest.mark.slow
@@ -65,10 +63,10 @@ def test_advise_agrees_with_the_engine_for_random_states(omaha):
         p = perms[rng.integers(len(perms))]
         h, f = rng.permutation(p[hole[row]]), rng.permutation(p[flop[row]])
         a = advise(format_cards(h), format_cards(f))
-        assert a.attrs["source"].startswith("outcome store")
+        assert a.source.startswith("outcome store")
         margin = Fraction(sum(c * int(n) for c, n in zip(coef, counts)) + base, d * rules.completions)
-        assert a.loc["call", "ev_exact"] == margin - 1
-        assert bool(a.loc["call", "optimal"]) == bool(calls[row])
+        assert a.ev_call == margin - 1
+        assert a.decision == ("call" if calls[row] else "fold")
 
 
 @pytest.mark.slow
@@ -76,10 +74,10 @@ def test_advise_command_prints_the_decision(holdem, cli):
     out = cli("advise", "As Kd", "--flop", "Qs Jd 2c", "--game", "casino-holdem")
     assert out.returncode == 0, out.stderr
     a = advise("As Kd", "Qs Jd 2c", "casino-holdem", enumerate_state=True)
-    assert f"exact {a.loc['call', 'ev_exact']}" in out.stdout
-    assert ("CALL" if a.loc["call", "optimal"] else "FOLD") in out.stdout
+    assert f"exact {a.ev_call}" in out.stdout
+    assert a.decision.upper() in out.stdout
     data = cli("advise", "As Kd", "--flop", "Qs Jd 2c", "--game", "casino-holdem", "--format", "json").json()
-    assert Fraction(data["ev_call_exact"]) == a.loc["call", "ev_exact"] and data["hand"] == a.attrs["hand"]
+    assert Fraction(data["ev_call_exact"]) == a.ev_call and data["hand"] == a.hand
 
 
 @pytest.mark.parametrize(
@@ -149,8 +147,8 @@ def test_simple_strategy_on_a_small_deck_is_locally_best():
     rules = preset("casino-omaha").small_deck("789TJQKA", "cdh")
     engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
     a = analyse_strategy(engine)
-    simple = a.results["simple"].exact["house_edge"]
-    assert a.results["optimal"].exact["house_edge"] <= simple
+    simple = a.results["simple"].exact.house_edge
+    assert a.results["optimal"].exact.house_edge <= simple
     profile = engine.hand_profile()
     keys = sorted({int(k) for k in profile.top_two} | {0, NEVER})
     for rule in SIMPLE_RULES:
@@ -163,7 +161,7 @@ def test_simple_strategy_on_a_small_deck_is_locally_best():
                     if not rule.by_cards:
                         pair = [other, other]
                     moved = SimpleStrategy(a.simple.thresholds | {rule.name: tuple(pair)})
-                    edge = engine.decide(None, lambda e, *_, s=moved: s.decide(e.hand_profile())).exact["house_edge"]
+                    edge = engine.decide(None, lambda e, *_, s=moved: s.decide(e.hand_profile())).exact.house_edge
                     assert edge >= simple, (rule.name, side, t, other)
 
 
@@ -174,14 +172,14 @@ def test_simple_strategy_cost_adds_up_exactly(omaha):
     rules, engine = omaha
     a = analyse_strategy(engine)
     opt, simple = a.results["optimal"].exact, a.results["simple"].exact
-    cost = simple["house_edge"] - opt["house_edge"]
+    cost = simple.house_edge - opt.house_edge
     assert sum(Fraction(c) for c in a.rule_costs.cost_vs_optimal_exact) == cost
     assert Fraction(a.comparison.set_index("strategy").loc["simple", "cost_vs_optimal_exact"]) == cost
-    assert 0 < cost < a.results["always-call"].exact["house_edge"] - opt["house_edge"]
+    assert 0 < cost < a.results["always-call"].exact.house_edge - opt.house_edge
     assert int(a.profile.states.sum()) == rules.states
     called = (a.profile.optimal_call_rate * a.profile.states).sum()
-    assert called == pytest.approx(float(opt["call_rate"]) * rules.states, rel=1e-12)
+    assert called == pytest.approx(float(opt.call_rate) * rules.states, rel=1e-12)
     # the README's figures: simple 1.1666%, optimal 0.3396%
-    assert simple["house_edge"] == Fraction(5426070351277, 465108712068000)
+    assert simple.house_edge == Fraction(5426070351277, 465108712068000)
     assert a.simple.thresholds["made"] == (0, 0) and a.simple.thresholds["strong draw"] == (0, 0)
     assert a.profile.set_index("hand").loc["four to a flush", "optimal_call_rate"] == 1

@@ -129,7 +129,7 @@ def test_zero_pays_follow_the_closed_form(engine):
     result = Tuner(engine).evaluate(zero)
     assert np.array_equal(result.calls, closed_form)
     assert 0 < closed_form.mean() < 1
-    assert result.exact["call_rate"] == Fraction(int(sc.weight[closed_form].sum()), SMALL.states)
+    assert result.exact.call_rate == Fraction(int(sc.weight[closed_form].sum()), SMALL.states)
 
 
 def test_a_solved_table_saved_as_csv_reads_back_exactly(engine, tmp_path):

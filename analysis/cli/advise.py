@@ -28,21 +28,19 @@ def add_parser(sub) -> None:
 
 
 def format_advice(a) -> str:
-    call, fold = a.loc["call"], a.loc["fold"]
-    decision = "CALL" if call["optimal"] else "FOLD"
-    diff = call["ev_exact"] - fold["ev_exact"]
+    """The advice in lines (an :class:`analysis.strategy.advice.Advice`)."""
+    diff = a.ev_call - a.ev_fold
     return "\n".join(
         [
-            f"{a.attrs['game']}: hole {a.attrs['hole']}, flop {a.attrs['flop']}  "
-            f"(pay table {a.attrs['paytable']}, pays on the {a.attrs['pays_on']})",
-            *([f"seen       dealer {a.attrs['exposed']}"] if a.attrs["exposed"] else []),
-            *([f"dead       {a.attrs['dead']}"] if a.attrs["dead"] else []),
-            f"hand now   {a.attrs['hand']}",
-            f"EV(call)   {call['ev']:+.6f} antes  (exact {call['ev_exact']})",
-            f"EV(fold)   {fold['ev']:+.6f} antes",
-            f"optimal    {decision}  (EV(call) - EV(fold) = {float(diff):+.6f} antes"
+            f"{a.game}: hole {a.hole}, flop {a.flop}  (pay table {a.paytable}, pays on the {a.pays_on})",
+            *([f"seen       dealer {a.exposed}"] if a.exposed else []),
+            *([f"dead       {a.dead}"] if a.dead else []),
+            f"hand now   {a.hand}",
+            f"EV(call)   {float(a.ev_call):+.6f} antes  (exact {a.ev_call})",
+            f"EV(fold)   {float(a.ev_fold):+.6f} antes",
+            f"optimal    {a.decision.upper()}  (EV(call) - EV(fold) = {float(diff):+.6f} antes"
             f"{'; a tie folds' if diff == 0 else ''})",
-            f"counts     {a.attrs['source']}",
+            f"counts     {a.source}",
         ]
     )
 
@@ -62,17 +60,7 @@ def run(args) -> int:
         args.dead,
     )
     if args.format == "json":
-        call, fold = a.loc["call"], a.loc["fold"]
-        print_json(
-            a.attrs
-            | {
-                "ev_call": call["ev"],
-                "ev_call_exact": call["ev_exact"],
-                "ev_fold": fold["ev"],
-                "ev_fold_exact": fold["ev_exact"],
-                "decision": "call" if call["optimal"] else "fold",
-            }
-        )
+        print_json(a.to_dict())
     else:
         print(format_advice(a))
     return 0

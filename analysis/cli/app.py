@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from analysis.cli.common import add_format, add_game_options, print_json, progress, rules_for, whole_number
+from analysis.cli.common import add_format, add_game_options, options_for, print_json, rules_for, whole_number
 
 NAME = "app"
 
@@ -45,7 +45,7 @@ def run(args) -> int:
     from analysis.store.runs import ensure_store
 
     rules = rules_for(args)
-    store = ensure_store(rules, args.store, args.threads, progress(args))
+    store = ensure_store(rules, options_for(args))
     apps = Path(str(files("analysis.tuning") / "page"))
     env = os.environ | {
         "JUPYTER_PATH": os.pathsep.join(filter(None, [str(apps), os.environ.get("JUPYTER_PATH")])),

@@ -11,9 +11,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier
+from analysis.parallel.options import RunOptions
 from analysis.parallel.threads import MAX_THREADS
+
+if TYPE_CHECKING:
+    from analysis.parallel.cluster import Cluster
 
 MAX_HANDS = 10**9
 
@@ -125,14 +130,14 @@ def cluster_for(args) -> Iterator:
     if args.no_cluster:
         yield None
         return
-    from analysis.parallel.cluster import connect
+    from analysis.parallel.cluster import connect_cluster
 
     def started(cluster) -> None:
         where = "local cluster" if cluster.local else f"scheduler {cluster.address}"
         dashboard = f"dashboard {cluster.dashboard}" if cluster.dashboard else "no dashboard"
         print(f"dask: {where}, {cluster.workers} workers; {dashboard}", file=sys.stderr, flush=True)
 
-    with connect(args.scheduler, args.workers, started) as cluster:
+    with connect_cluster(args.scheduler, args.workers, started) as cluster:
         yield cluster
 
 
@@ -140,9 +145,15 @@ def add_format(p: argparse.ArgumentParser, *extra: str) -> None:
     p.add_argument("--format", choices=("table", "json", *extra), default="table", help="output format")
 
 
-def progress(args) -> bool | None:
-    """The progress-bar setting of the store options (None: when stderr is a terminal)."""
-    return False if args.no_progress else None
+def options_for(args: argparse.Namespace, cluster: Cluster | None = None) -> RunOptions:
+    """The run options the store, progress, result and cluster options ask for."""
+    return RunOptions(
+        root=args.store,
+        results=getattr(args, "results", None),
+        cluster=cluster,
+        threads=getattr(args, "threads", None),
+        progress=False if getattr(args, "no_progress", False) else None,
+    )
 
 
 def rules_for(args) -> Rules:
@@ -161,7 +172,7 @@ def engine_for(args):
     """The return engine of the game's rules from its store (enumerated first if missing)."""
     from analysis.engine.return_engine import load_engine
 
-    return load_engine(rules_for(args), args.store, args.threads, progress(args))
+    return load_engine(rules_for(args), options_for(args))
 
 
 def print_json(data) -> None:

@@ -7,8 +7,8 @@ from analysis.cli.common import (
     add_format,
     add_game_options,
     cluster_for,
+    options_for,
     print_json,
-    progress,
     rules_for,
 )
 
@@ -32,7 +32,7 @@ def run(args) -> int:
 
     rules = rules_for(args)
     with cluster_for(args) as cluster:
-        store = ensure_store(rules, args.store, args.threads, progress(args), repair=args.repair, cluster=cluster)
+        store = ensure_store(rules, options_for(args, cluster), repair=args.repair)
     m = store.manifest
     if args.format == "json":
         print_json(

@@ -27,25 +27,25 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from analysis.omaha4.distribution import final_hand_distribution, paytable_return
 
-    df = paytable_return(final_hand_distribution(args.hole_cards), args.paytable)
-    a = df.attrs
+    r = paytable_return(final_hand_distribution(args.hole_cards), args.paytable)
+    df, hands = r.frame(), r.hands
     if args.format == "json":
         print_json(
             {
-                "hole_cards": a["hole_cards"],
-                "total_deals": a["total"],
-                "paytable": a["paytable"],
-                "expected_pay": float(a["expected_pay"]),
-                "expected_pay_fraction": str(a["expected_pay"]),
-                "expected_return": float(a["expected_return"]),
+                "hole_cards": hands.hole_cards,
+                "total_deals": hands.total,
+                "paytable": r.paytable.name,
+                "expected_pay": float(r.expected_pay),
+                "expected_pay_fraction": str(r.expected_pay),
+                "expected_return": float(r.expected_return),
                 "categories": [
                     {
-                        "category": r.category,
-                        "combinations": r.combinations,
-                        "probability": r.probability,
-                        "pays": str(r.pays),
+                        "category": row.category,
+                        "combinations": row.combinations,
+                        "probability": row.probability,
+                        "pays": str(row.pays),
                     }
-                    for r in df.itertuples()
+                    for row in df.itertuples()
                 ],
             }
         )
@@ -55,10 +55,10 @@ def run(args) -> int:
     shown["probability"] = shown["probability"].map("{:.10f}".format)
     shown["pays"] = shown["pays"].map(str)
     shown["contribution"] = shown["contribution"].map("{:.8f}".format)
-    game = "Omaha (4 hole cards)" if a["hole_cards"] == 4 else "Casino Omaha (3 hole cards)"
-    print(f"{game}: final hand over all {a['total']:,} deals (exactly 2 hole + 3 board cards)\n")
+    game = "Omaha (4 hole cards)" if hands.hole_cards == 4 else "Casino Omaha (3 hole cards)"
+    print(f"{game}: final hand over all {hands.total:,} deals (exactly 2 hole + 3 board cards)\n")
     print(shown.to_string(index=False))
-    print(f"\npay table {a['paytable']}: a unit bet on the final hand, paid 'to 1'")
-    print(f"expected pay     {float(a['expected_pay']):.8f} per unit  (exact {a['expected_pay']})")
-    print(f"expected return  {float(a['expected_return']):.8f} per unit, stake included")
+    print(f"\npay table {r.paytable.name}: a unit bet on the final hand, paid 'to 1'")
+    print(f"expected pay     {float(r.expected_pay):.8f} per unit  (exact {r.expected_pay})")
+    print(f"expected return  {float(r.expected_return):.8f} per unit, stake included")
     return 0

@@ -21,8 +21,8 @@ from analysis.cli.common import (
     add_pay_options,
     cluster_for,
     number,
+    options_for,
     print_json,
-    progress,
     rules_for,
     seed,
     whole_number,
@@ -80,7 +80,7 @@ def run(args) -> int:
     if args.half_width is not None and args.half_width <= 0:
         raise InputError(f"--half-width must be positive, got {args.half_width}")
     with cluster_for(args) as cluster:
-        engine = ReturnEngine.from_store(ensure_store(rules, args.store, args.threads, progress(args), cluster=cluster))
+        engine = ReturnEngine.from_store(ensure_store(rules, options_for(args, cluster)))
         if args.exposed == 1:
             return _exact(args, rules, paytable, engine, cluster)
         return _sampled(args, rules, paytable, engine, cluster)
@@ -90,16 +90,14 @@ def _exact(args, rules, paytable, engine, cluster) -> int:
     from analysis.protection.edges import exposure_result
     from analysis.protection.runs import exposure_run
 
-    _, sums, info = exposure_run(
-        rules, paytable, args.pays_on, engine, args.store, args.results, cluster, args.threads, progress(args)
-    )
+    _, sums, info = exposure_run(rules, paytable, args.pays_on, engine, options_for(args, cluster))
     result = exposure_result(rules, paytable, args.pays_on, sums)
     if args.format == "json":
         print_json(result.summary() | {"results": str(info.path), "checksum": info.checksum})
         return 0
     s, e = result.summary(), result.result.exact
     print(f"{rules.name}, pay table {paytable.name} (pays on the {args.pays_on}): one dealer card seen, exactly")
-    print(f"house edge          {s['house_edge']:+.6%} per ante  (exact {e['house_edge']})")
+    print(f"house edge          {s['house_edge']:+.6%} per ante  (exact {e.house_edge})")
     print(f"  without the card  {s['base_house_edge']:+.6%}")
     print(f"element of risk     {s['element_of_risk']:+.6%}")
     print(f"call rate           {s['call_rate']:.4%}")
@@ -119,7 +117,7 @@ def _exact(args, rules, paytable, engine, cluster) -> int:
 
 def _sampled(args, rules, paytable, engine, cluster) -> int:
     from analysis.protection.runs import sampled_run
-    from analysis.protection.sampling import BaseControl, Information, estimate
+    from analysis.protection.sampling import BaseGameControl, Information, estimate_edge
 
     if args.exposed:
         information = Information("exposed", args.exposed)
@@ -128,20 +126,10 @@ def _sampled(args, rules, paytable, engine, cluster) -> int:
     else:
         information = Information("colluders", args.colluders)
     job, margins, info = sampled_run(
-        rules,
-        information,
-        args.samples,
-        args.seed,
-        paytable,
-        args.pays_on,
-        args.store,
-        args.results,
-        cluster,
-        args.threads,
-        progress(args),
+        rules, information, args.samples, args.seed, paytable, args.pays_on, options_for(args, cluster)
     )
-    control = None if args.plain else BaseControl(engine, paytable, args.pays_on)
-    e = estimate(job, margins, control)
+    control = None if args.plain else BaseGameControl(engine, paytable, args.pays_on)
+    e = estimate_edge(job, margins, control)
     half = float(args.half_width) if args.half_width is not None else None
     s = e.summary(half)
     head = {

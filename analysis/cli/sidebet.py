@@ -50,7 +50,7 @@ def positive(text: str) -> Fraction:
 
 def run(args) -> int:
     from analysis.sidebets.bet import SideBet
-    from analysis.sidebets.returns import SideBets
+    from analysis.sidebets.returns import SideBetEngine
 
     bet = SideBet.load(args.bet)
     if (args.target is None) != (args.vary is None):
@@ -58,7 +58,7 @@ def run(args) -> int:
     if args.seats < 1:
         raise InputError("--seats must be at least 1")
     args.game = args.game or bet.game or "casino-omaha"
-    bets = SideBets(engine_for(args), args.paytable, args.pays_on)
+    bets = SideBetEngine(engine_for(args), args.paytable, args.pays_on)
     if args.target is not None:
         from analysis.sidebets.tuning import solve_side_bet
 
@@ -112,11 +112,11 @@ def format_sidebet(result, out: dict, floor) -> str:
         "",
         t.drop(columns=["net", "probability_exact"]).to_string(index=False),
         "",
-        f"total combinations  {e['total_combinations']:,}",
-        f"house edge          {float(e['house_edge']):.6%} per unit staked  (exact {e['house_edge']})",
-        f"return              {float(e['return']):.6%}",
-        f"hit frequency       {float(e['hit_frequency']):.6%}",
-        f"standard deviation  {e['std_dev']:.6f} per unit staked",
+        f"total combinations  {e.total_combinations:,}",
+        f"house edge          {float(e.house_edge):.6%} per unit staked  (exact {e.house_edge})",
+        f"return              {float(e.player_return):.6%}",
+        f"hit frequency       {float(e.hit_frequency):.6%}",
+        f"standard deviation  {e.std_dev:.6f} per unit staked",
         f"with the main game  house edge {out['combined_house_edge_per_hand']:.6%} of an ante per hand "
         f"({out['combined_house_edge_per_unit_wagered']:.6%} of the total wagered, side stake "
         f"{out['stake_antes']} antes), standard deviation {out['combined_std_dev']:.4f} antes",

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from analysis.engine.statistics import exact_figures, summary_figures
+from analysis.engine.statistics import ExactFigures, exact_figures
 from analysis.model.payoffs import RowKey, outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
@@ -24,7 +24,7 @@ class GameResult:
     strategy: str
     pays_on: str
     table: pd.DataFrame  # the return table
-    exact: dict  # exact figures: Fractions and ints
+    exact: ExactFigures
     calls: np.ndarray  # the decision per state
 
     def summary(self) -> dict:
@@ -35,7 +35,7 @@ class GameResult:
             "pays_on": self.pays_on,
             "strategy": self.strategy,
         }
-        return head | summary_figures(self.exact)
+        return head | self.exact.summary()
 
 
 def game_result(

@@ -30,7 +30,7 @@ result plus the stake to calling (see :mod:`analysis.sidebets.returns`).
 >>> engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
 >>> base = engine.decide()
 >>> richer = engine.decide(base.paytable.replace(flush=5))
->>> richer.exact["house_edge"] < base.exact["house_edge"]
+>>> richer.exact.house_edge < base.exact.house_edge
 True
 """
 
@@ -53,6 +53,7 @@ from analysis.model.outcomes import COLUMNS, RESULTS, StateCounts, column_index
 from analysis.model.payoffs import RowKey, check_pays_on, margin_coefficients, row_keys, row_of
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules, preset
+from analysis.parallel.options import RunOptions
 from analysis.store.runs import ensure_store
 
 _INT64 = 2**63
@@ -361,12 +362,10 @@ class ReturnEngine:
         return out
 
 
-def load_engine(
-    game: str | Rules = "casino-omaha", root=None, threads: int | None = None, progress: bool | None = None
-) -> ReturnEngine:
+def load_engine(game: str | Rules = "casino-omaha", options: RunOptions | None = None) -> ReturnEngine:
     """The return engine of a game from its outcome store (enumerated first if missing)."""
     rules = preset(game) if isinstance(game, str) else game
-    return ReturnEngine.from_store(ensure_store(rules, root, threads, progress))
+    return ReturnEngine.from_store(ensure_store(rules, options))
 
 
 def weighted_totals(sc: StateCounts) -> np.ndarray:

@@ -159,5 +159,5 @@ def simulate_strategy(
         sim = simulate(engine.rules, exact.paytable, hands, seed, pays_on=pays_on)
     else:
         sim = simulate(engine.rules, exact.paytable, hands, seed, exact.calls, stored_keys(engine), pays_on)
-    sim.exact_house_edge = float(exact.exact["house_edge"])
+    sim.exact_house_edge = float(exact.exact.house_edge)
     return sim

@@ -5,6 +5,7 @@ result after N hands that every later figure (reports, floor figures, sampled ru
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 from statistics import NormalDist
@@ -15,40 +16,57 @@ from analysis.model.payoffs import RowKey
 from analysis.model.rules import Rules
 
 
-def exact_figures(combos: dict[RowKey, int], payoffs: dict[RowKey, Fraction], rules: Rules, called_states: int) -> dict:
-    """House edge, element of risk, call rate, variance, ... as exact Fractions, from the
-    deals counted per return-table row and the row's payoff."""
+@dataclass(frozen=True)
+class ExactFigures:
+    """The exact figures of a game's return table, per hand in antes (ante 1): Fractions,
+    and the standard deviation (a square root) as a float beside its exact variance."""
+
+    total_combinations: int  # every deal of the game
+    ev: Fraction  # the player's expected net result
+    house_edge: Fraction  # -ev
+    call_rate: Fraction  # called states / all states
+    average_wager: Fraction  # 1 + call multiple x call rate
+    element_of_risk: Fraction  # house edge / average wager
+    variance: Fraction
+    std_dev: float  # sqrt(variance)
+    hit_frequency: Fraction  # P(the player's net result > 0)
+
+    def summary(self) -> dict[str, int | float | str]:
+        """The figures for display and JSON: floats, plus the exact values as strings."""
+        return {
+            "total_combinations": self.total_combinations,
+            "house_edge": float(self.house_edge),
+            "element_of_risk": float(self.element_of_risk),
+            "call_rate": float(self.call_rate),
+            "average_wager": float(self.average_wager),
+            "std_dev": self.std_dev,
+            "hit_frequency": float(self.hit_frequency),
+            "house_edge_exact": str(self.house_edge),
+            "element_of_risk_exact": str(self.element_of_risk),
+        }
+
+
+def exact_figures(
+    combos: dict[RowKey, int], payoffs: dict[RowKey, Fraction], rules: Rules, called_states: int
+) -> ExactFigures:
+    """House edge, element of risk, call rate, variance, ... exactly, from the deals counted
+    per return-table row and the row's payoff."""
     total = sum(combos.values())
     ev = Fraction(sum(n * payoffs[k] for k, n in combos.items()), total)
     ev2 = Fraction(sum(n * payoffs[k] ** 2 for k, n in combos.items()), total)
     call_rate = Fraction(called_states, rules.states)
     average_wager = 1 + rules.call_multiple * call_rate
-    return {
-        "total_combinations": total,
-        "ev": ev,
-        "house_edge": -ev,
-        "call_rate": call_rate,
-        "average_wager": average_wager,
-        "element_of_risk": -ev / average_wager,
-        "variance": ev2 - ev**2,
-        "std_dev": sqrt(ev2 - ev**2),
-        "hit_frequency": Fraction(sum(n for k, n in combos.items() if payoffs[k] > 0), total),
-    }
-
-
-def summary_figures(exact: dict) -> dict:
-    """The exact figures for display and JSON: floats, plus the exact values as strings."""
-    return {
-        "total_combinations": exact["total_combinations"],
-        "house_edge": float(exact["house_edge"]),
-        "element_of_risk": float(exact["element_of_risk"]),
-        "call_rate": float(exact["call_rate"]),
-        "average_wager": float(exact["average_wager"]),
-        "std_dev": exact["std_dev"],
-        "hit_frequency": float(exact["hit_frequency"]),
-        "house_edge_exact": str(exact["house_edge"]),
-        "element_of_risk_exact": str(exact["element_of_risk"]),
-    }
+    return ExactFigures(
+        total_combinations=total,
+        ev=ev,
+        house_edge=-ev,
+        call_rate=call_rate,
+        average_wager=average_wager,
+        element_of_risk=-ev / average_wager,
+        variance=ev2 - ev**2,
+        std_dev=sqrt(ev2 - ev**2),
+        hit_frequency=Fraction(sum(n for k, n in combos.items() if payoffs[k] > 0), total),
+    )
 
 
 def z_score(level: float) -> float:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
-from pathlib import Path
 
 import pandas as pd
 
@@ -28,6 +27,7 @@ from analysis.model.cards import RANKS
 from analysis.model.payoffs import check_pays_on
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules, preset, qualifier_text
+from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import OutcomeStore
 
 #: Qualifier choices: None (the dealer always qualifies), then a pair of 2s ... aces.
@@ -58,8 +58,8 @@ class Engines:
     loaded on first use and kept; a call bet plays a loaded engine's counts. Safe to share
     between threads (a store is computed at most once at a time)."""
 
-    def __init__(self, root: Path | None = None, threads: int | None = None, progress: bool | None = False):
-        self.root, self.threads, self.progress = root, threads, progress
+    def __init__(self, options: RunOptions | None = None):
+        self.options = options or RunOptions(progress=False)
         self._loaded: dict[str, ReturnEngine] = {}
         self._lock = threading.Lock()
 
@@ -73,7 +73,7 @@ class Engines:
 
     def store(self, rules: Rules) -> OutcomeStore:
         """The rules' store as it is on disk now (possibly unfinished: see :meth:`shards_done`)."""
-        return OutcomeStore.for_rules(rules, self.root)
+        return OutcomeStore.for_rules(rules, self.options.root)
 
     def shards_done(self, rules: Rules) -> tuple[int, int]:
         """(finished shards, all shards) of the rules' store: progress while it is computed."""
@@ -85,7 +85,7 @@ class Engines:
         key = rules.fingerprint()
         with self._lock:
             if key not in self._loaded:
-                self._loaded[key] = load_engine(rules, self.root, self.threads, self.progress)
+                self._loaded[key] = load_engine(rules, self.options)
             engine = self._loaded[key]
         return engine if engine.rules == rules else engine.with_rules(rules)
 
@@ -113,10 +113,10 @@ def rule_grid(
                 {
                     "qualifier": qualifier_text(q),
                     "call_multiple": m,
-                    "house_edge": float(e["house_edge"]),
-                    "element_of_risk": float(e["element_of_risk"]),
-                    "call_rate": float(e["call_rate"]),
-                    "house_edge_exact": e["house_edge"],
+                    "house_edge": float(e.house_edge),
+                    "element_of_risk": float(e.element_of_risk),
+                    "call_rate": float(e.call_rate),
+                    "house_edge_exact": e.house_edge,
                 }
             )
     return pd.DataFrame(rows)

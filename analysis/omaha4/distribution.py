@@ -18,6 +18,7 @@ staked; ``expected_return`` = 1 + expected_pay, the expected amount back per uni
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -122,30 +123,59 @@ def total_deals(hole_cards: int, deck_size: int = 52) -> int:
     return comb(deck_size, hole_cards) * comb(deck_size - hole_cards, 5)
 
 
-def final_hand_distribution(hole_cards: int = 4) -> pd.DataFrame:
-    """Categories (best first) with exact deal counts and probabilities, full deck."""
-    counts = final_hand_counts(hole_cards)
-    total = total_deals(hole_cards)
-    rows = [(CATEGORIES[c], counts[c], Fraction(counts[c], total)) for c in reversed(range(len(CATEGORIES)))]
-    df = pd.DataFrame(rows, columns=["category", "combinations", "probability_exact"])
-    df["probability"] = df["probability_exact"].map(float)
-    df.attrs["total"] = total
-    df.attrs["hole_cards"] = hole_cards
-    return df
+@dataclass(frozen=True)
+class FinalHands:
+    """Exact final-hand categories of k-card Omaha-style hands over every deal (full deck)."""
+
+    hole_cards: int
+    counts: tuple[int, ...]  # deals per category, CATEGORIES order
+    total: int  # every deal: C(52, k) C(52 - k, 5)
+
+    def frame(self) -> pd.DataFrame:
+        """Categories, best first, with exact deal counts and probabilities."""
+        rows = [
+            (CATEGORIES[c], self.counts[c], Fraction(self.counts[c], self.total))
+            for c in reversed(range(len(CATEGORIES)))
+        ]
+        df = pd.DataFrame(rows, columns=["category", "combinations", "probability_exact"])
+        df["probability"] = df["probability_exact"].map(float)
+        return df
 
 
-def paytable_return(distribution: pd.DataFrame, paytable: PayTableSpec) -> pd.DataFrame:
-    """Each category's pay and contribution to the expected pay of a unit bet on the final hand.
+@dataclass(frozen=True)
+class PayTableReturn:
+    """A pay table applied to final hands: a unit bet on the final hand, paid "to 1"."""
 
-    ``attrs`` holds ``expected_pay`` and ``expected_return`` as exact Fractions (see the
-    module docstring for the convention).
-    """
-    table = PayTable.load(paytable)
-    df = distribution[["category", "combinations", "probability_exact", "probability"]].copy()
-    df["pays"] = [table.pays[c] for c in df["category"]]
-    df["contribution_exact"] = [p * pay for p, pay in zip(df["probability_exact"], df["pays"])]
-    df["contribution"] = df["contribution_exact"].map(float)
-    expected_pay = sum(df["contribution_exact"], Fraction(0))
-    df.attrs.update(distribution.attrs)
-    df.attrs.update(paytable=table.name, expected_pay=expected_pay, expected_return=1 + expected_pay)
-    return df
+    hands: FinalHands
+    paytable: PayTable
+
+    @property
+    def expected_pay(self) -> Fraction:
+        """Sum of probability x pays: the expected net win per unit staked."""
+        pays = self.paytable.pays
+        return sum(
+            (Fraction(n * pays[c], self.hands.total) for c, n in zip(CATEGORIES, self.hands.counts)), Fraction(0)
+        )
+
+    @property
+    def expected_return(self) -> Fraction:
+        """1 + expected pay: what comes back per unit staked, stake included."""
+        return 1 + self.expected_pay
+
+    def frame(self) -> pd.DataFrame:
+        """Each category's pay and its contribution to the expected pay."""
+        df = self.hands.frame()
+        df["pays"] = [self.paytable.pays[c] for c in df["category"]]
+        df["contribution_exact"] = [p * pay for p, pay in zip(df["probability_exact"], df["pays"])]
+        df["contribution"] = df["contribution_exact"].map(float)
+        return df
+
+
+def final_hand_distribution(hole_cards: int = 4) -> FinalHands:
+    """The final hands of every deal of k hole cards (4: Omaha, 3: Casino Omaha), full deck."""
+    return FinalHands(hole_cards, tuple(final_hand_counts(hole_cards)), total_deals(hole_cards))
+
+
+def paytable_return(hands: FinalHands, paytable: PayTableSpec) -> PayTableReturn:
+    """A pay table applied to the final hands (see the module docstring for the convention)."""
+    return PayTableReturn(hands, PayTable.load(paytable))

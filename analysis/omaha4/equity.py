@@ -176,7 +176,8 @@ class EquityResult:
         return df
 
     def frame(self, pot_chips: int | None = None) -> pd.DataFrame:
-        """One row per hand: cards, equity (float and exact), exact counts, chips."""
+        """One row per hand: cards, equity (float and exact), exact counts, chips (the boards,
+        units per pot and the board itself are this result's attributes)."""
         equities = self.equities()
         df = pd.DataFrame(
             {
@@ -191,14 +192,6 @@ class EquityResult:
             chips = self.chips(pot_chips)
             df["chips"] = [float(c) for c in chips]
             df["odd_chip_effect"] = [float(c / pot_chips - e) for c, e in zip(chips, equities)]
-        df.attrs.update(
-            boards=self.boards,
-            units_per_pot=self.units_per_pot,
-            hilo=self.hilo,
-            board=format_cards(self.board),
-            dead=format_cards(self.dead),
-            no_low=self.no_low,
-        )
         return df
 
     def to_dict(self, pot_chips: int | None = None) -> dict:

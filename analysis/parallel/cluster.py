@@ -1,7 +1,7 @@
 """Where the heavy jobs run: shards on dask.distributed.
 
 A job is a list of independent shards (flop classes of an enumeration, batches of sampled
-states). :func:`connect` gives a cluster: an existing one at ``tcp://HOST:PORT`` (a
+states). :func:`connect_cluster` gives a cluster: an existing one at ``tcp://HOST:PORT`` (a
 ``dask scheduler`` with ``dask worker`` processes, also found through
 ``$DASK_SCHEDULER_ADDRESS``), or by default a ``LocalCluster`` of one single-threaded
 worker process per core, listening on 127.0.0.1 only. :func:`run_shards` submits the
@@ -107,7 +107,7 @@ class Cluster:
 
 
 @contextmanager
-def connect(scheduler: str | None = None, workers: int | None = None, on_start=None) -> Iterator[Cluster]:
+def connect_cluster(scheduler: str | None = None, workers: int | None = None, on_start=None) -> Iterator[Cluster]:
     """A cluster for the duration of the block: ``scheduler`` (or ``$DASK_SCHEDULER_ADDRESS``)
     when given, else a LocalCluster of ``workers`` single-threaded processes (default: one
     per core) on 127.0.0.1; started on first use, shut down (or left) at the end."""

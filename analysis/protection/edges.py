@@ -49,11 +49,11 @@ class ExposureResult:
             "exposed": 1,
             "paytable": self.result.paytable.name,
             "pays_on": self.result.pays_on,
-            "house_edge": float(e["house_edge"]),
-            "house_edge_exact": str(e["house_edge"]),
-            "element_of_risk": float(e["element_of_risk"]),
-            "call_rate": float(e["call_rate"]),
-            "total_combinations": e["total_combinations"],
+            "house_edge": float(e.house_edge),
+            "house_edge_exact": str(e.house_edge),
+            "element_of_risk": float(e.element_of_risk),
+            "call_rate": float(e.call_rate),
+            "total_combinations": e.total_combinations,
             "base_house_edge": float(self.base_house_edge),
             "by_rank": self.by_rank.to_dict(orient="records"),
             "advantage_strategy": self.advantage.summary(),
@@ -75,8 +75,8 @@ def exposure_result(rules: Rules, paytable: PayTable, pays_on: str, sums: Exposu
     result = game_result(game, paytable, "optimal with one dealer card seen", pays_on, combos, np.empty(0, bool))
     # pass 1 (margins) and pass 2 (counts) of the kernel must tell the same story
     ev = Fraction(int(sums.margins[..., 1].sum()) - total * scale, total * scale)
-    if ev != result.exact["ev"]:
-        raise AssertionError(f"the exposure run's margins give EV {ev}, its counts {result.exact['ev']}")
+    if ev != result.exact.ev:
+        raise AssertionError(f"the exposure run's margins give EV {ev}, its counts {result.exact.ev}")
     base = -Fraction(int(sums.margins[:, 1].sum()) - total * scale, total * scale)
     axes = group_axes(sums)
     return ExposureResult(
@@ -148,8 +148,7 @@ def information_table(base: GameResult, exposure: ExposureResult | None, sampled
     exactly (and the simple advantage strategy), the rest sampled (estimate, standard
     error, 95% interval); a row says what has not been computed."""
 
-    def exact(information: str, figures: dict, states: int) -> dict:
-        he = figures["house_edge"]
+    def exact(information: str, he: Fraction, call_rate: Fraction, states: int) -> dict:
         return {
             "information": information,
             "method": "exact",
@@ -157,16 +156,16 @@ def information_table(base: GameResult, exposure: ExposureResult | None, sampled
             "std_error": 0.0,
             "ci95_low": float(he),
             "ci95_high": float(he),
-            "call_rate": float(figures["call_rate"]),
+            "call_rate": float(call_rate),
             "states": states,
             "house_edge_exact": str(he),
         }
 
-    rows = [exact("none (optimal basic strategy)", base.exact, base.rules.states)]
+    rows = [exact("none (optimal basic strategy)", base.exact.house_edge, base.exact.call_rate, base.rules.states)]
     if exposure is not None:
-        a = exposure.advantage
-        rows.append(exact("1 dealer card seen (optimal)", exposure.result.exact, exposure.result.rules.states))
-        rows.append(exact("1 dealer card seen (simple advantage strategy)", vars(a), exposure.result.rules.states))
+        a, seen, states = exposure.advantage, exposure.result.exact, exposure.result.rules.states
+        rows.append(exact("1 dealer card seen (optimal)", seen.house_edge, seen.call_rate, states))
+        rows.append(exact("1 dealer card seen (simple advantage strategy)", a.house_edge, a.call_rate, states))
     for e in sampled:
         low, high = e.interval()
         rows.append(

@@ -7,8 +7,8 @@ resumes where it stopped, and a damaged shard is computed again.
 
 from __future__ import annotations
 
-import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,10 +16,18 @@ from analysis.engine.return_engine import ReturnEngine, load_engine
 from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
-from analysis.parallel.cluster import Cluster, run_shards
+from analysis.parallel.cluster import run_shards
+from analysis.parallel.options import RunOptions
 from analysis.protection.edges import ExposureResult, exposure_result
 from analysis.protection.exposure import ExposureJob, ExposureSums
-from analysis.protection.sampling import BaseControl, Information, SampleEstimate, SampleJob, estimate, margins_digest
+from analysis.protection.sampling import (
+    BaseGameControl,
+    Information,
+    SampleEstimate,
+    SampleJob,
+    estimate_edge,
+    margins_digest,
+)
 from analysis.store.outcome_store import shard_plan
 from analysis.store.result_store import ResultStore, results_folder, stored_jobs
 from analysis.store.runs import holding
@@ -45,21 +53,23 @@ def _sample_shard(job: SampleJob, shard: int, count: int, threads: int | None = 
     return job.margins(shard, count, threads)
 
 
-def _locked_run(store: ResultStore, fn, todo: dict, sizes: dict[int, int], desc: str, cluster, threads, progress):
-    """Compute the shards ``todo`` into the store, holding its lock."""
-    show = sys.stderr.isatty() if progress is None else progress
+def _locked_run(
+    store: ResultStore, fn: Callable[..., object], todo: dict, sizes: dict[int, int], desc: str, options: RunOptions
+) -> int:
+    """Compute the shards ``todo`` into the store, holding its lock; returns how many."""
+    show = options.show_progress()
     with holding(store, show, "another run of this job is writing"):
         store.forget_damaged()
         todo = {i: args for i, args in todo.items() if store.size(i) < sizes[i]}
         run_shards(
-            cluster,
+            options.cluster,
             fn,
             todo,
             lambda i, result: store.write(i, result, sizes[i]),
             desc,
             show,
             total=len(sizes),
-            threads=threads,
+            threads=options.threads,
         )
     return len(todo)
 
@@ -69,33 +79,28 @@ def exposure_run(
     paytable=None,
     pays_on: str = "ante",
     engine: ReturnEngine | None = None,
-    root: Path | None = None,
-    results: Path | None = None,
-    cluster: Cluster | None = None,
-    threads: int | None = None,
-    progress: bool | None = None,
+    options: RunOptions | None = None,
 ) -> tuple[ExposureJob, ExposureSums, RunInfo]:
     """Every state of the game with one dealer card seen, decided for the pay table and
     summed (the job's result store is reused and completed). ``engine``: the base game's
-    (for the simple strategy the groups refer to; loaded from its store under ``root`` when
-    None); ``results``: the folder of the result stores (default: ``protection/`` under
-    the store root)."""
+    (for the simple strategy the groups refer to; loaded from its store when None); the
+    job's results are kept in ``options.results`` (default: ``protection/`` under the
+    store root)."""
+    options = options or RunOptions()
     paytable = PayTable.load(paytable)
     start = time.perf_counter()
-    engine = engine if engine is not None else load_engine(rules, root, threads, progress)
+    engine = engine if engine is not None else load_engine(rules, options)
     job = ExposureJob(rules, paytable, pays_on, derive_simple_strategy(engine, paytable, pays_on))
     job.coefficients()  # a pay table the kernel cannot take exactly is refused before any work
     plan = shard_plan(rules)
-    store = ResultStore.for_job("exposure", job.key(), results or results_folder(root))
+    store = ResultStore.for_job("exposure", job.key(), options.results or results_folder(options.root))
     computed = _locked_run(
         store,
         _exposure_shard,
         {i: (job, flops) for i, flops in enumerate(plan)},
         {i: len(flops) for i, flops in enumerate(plan)},
         f"{rules.name}: one dealer card seen, exactly",
-        cluster,
-        threads,
-        progress,
+        options,
     )
     sums = ExposureSums.zero()
     for i in range(len(plan)):
@@ -110,16 +115,13 @@ def sampled_run(
     seed: int,
     paytable=None,
     pays_on: str = "ante",
-    root: Path | None = None,
-    results: Path | None = None,
-    cluster: Cluster | None = None,
-    threads: int | None = None,
-    progress: bool | None = None,
+    options: RunOptions | None = None,
 ) -> tuple[SampleJob, list[int], RunInfo]:
     """The exact margins of ``samples`` states drawn with ``seed`` (in shard order); shards
     kept from an earlier run of the same job are reused, and extended if it was shorter.
-    ``results``: the folder of the result stores (default: ``protection/`` under the store
-    root ``root``)."""
+    The job's results are kept in ``options.results`` (default: ``protection/`` under the
+    store root)."""
+    options = options or RunOptions()
     paytable = PayTable.load(paytable)
     information.sizes(rules)  # bad information is refused before any work
     if samples < 2:
@@ -127,16 +129,14 @@ def sampled_run(
     start = time.perf_counter()
     job = SampleJob(rules, paytable, pays_on, information, seed)
     sizes = dict(enumerate(job.shards(samples)))
-    store = ResultStore.for_job("sampled", job.key(), results or results_folder(root))
+    store = ResultStore.for_job("sampled", job.key(), options.results or results_folder(options.root))
     computed = _locked_run(
         store,
         _sample_shard,
         {i: (job, i, count) for i, count in sizes.items()},
         sizes,
         f"{rules.name}: {information.describe()}, {samples:,} states",
-        cluster,
-        threads,
-        progress,
+        options,
     )
     margins = [m for i, count in sizes.items() for m in store.read(i)[:count]]
     return job, margins, RunInfo(store.path, margins_digest(margins), len(sizes), computed, time.perf_counter() - start)
@@ -185,12 +185,12 @@ def stored_protection(
         kind = tuple(found.key["information"])
         if len(margins) >= 2 and len(margins) > len(longest.get(kind, (None, []))[1]):
             longest[kind] = (sampled, margins, found)
-    control = BaseControl(engine, paytable, pays_on) if longest else None
+    control = BaseGameControl(engine, paytable, pays_on) if longest else None
     estimates = []
     for sampled, margins, found in sorted(
         longest.values(), key=lambda x: (x[0].information.kind, x[0].information.amount)
     ):
-        estimates.append(estimate(sampled, margins, control))
+        estimates.append(estimate_edge(sampled, margins, control))
         sources.append(f"{found.path} ({margins_digest(margins)[:16]})")
     return StoredProtection(exposure, estimates, sources)
 

@@ -139,7 +139,7 @@ class SampleJob:
 
 
 @dataclass
-class BaseControl:
+class BaseGameControl:
     """The base game's exact value of any (hole, flop), from its return engine: the control
     variate of a sampled run, with its exact mean."""
 
@@ -151,7 +151,7 @@ class BaseControl:
         self.rules = self.engine.rules
         self.keys = self.engine.source.derived("state-keys", _state_keys)["keys"]
         self.coef, self.base, _ = self.engine.coefficients(self.paytable, self.pays_on)
-        self.mean = -self.engine.decide(self.paytable, "optimal", self.pays_on).exact["house_edge"]
+        self.mean = -self.engine.decide(self.paytable, "optimal", self.pays_on).exact.house_edge
 
     def margins(self, holes: np.ndarray, flops: np.ndarray) -> list[int]:
         """Exact base-game margins (scaled by ``self.base``) of the given states."""
@@ -203,7 +203,7 @@ class SampleEstimate:
         return out
 
 
-def estimate(job: SampleJob, margins: list[int], control: BaseControl | None = None) -> SampleEstimate:
+def estimate_edge(job: SampleJob, margins: list[int], control: BaseGameControl | None = None) -> SampleEstimate:
     """The estimate from the states' exact margins (in shard order), with the base game's
     values of the same cards as control variate when ``control`` is given."""
     n, scale = len(margins), job.scale()

@@ -171,7 +171,7 @@ def make_plots(report: Report) -> dict[str, bytes]:
         "return-table": png(plot_contributions(r)),
         "outcomes": png(plot_outcome_distribution(r)),
         "final-hands": png(plot_final_hands(s["Final hands"])),
-        "confidence": png(plot_confidence(s["Confidence ranges"], float(r.exact["house_edge"]))),
+        "confidence": png(plot_confidence(s["Confidence ranges"], float(r.exact.house_edge))),
         "strategy": png(plot_call_rates(s["Strategy by hand"])),
         "margin": png(plot_margin(report.analysis)),
         "protection": png(plot_protection(s["Game protection"], s.get("Protection by card seen"))),

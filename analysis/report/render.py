@@ -151,10 +151,10 @@ def render_html(report: Report) -> str:
     formulas = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in FORMULAS.items())
     parts = {
         "summary": (
-            f"<p>House edge <b>{float(e['house_edge']):.4%}</b> per ante (exactly {e['house_edge']}), "
-            f"element of risk <b>{float(e['element_of_risk']):.4%}</b>, call rate {float(e['call_rate']):.2%}, "
-            f"standard deviation {e['std_dev']:.4f} antes per hand, over "
-            f"{e['total_combinations']:,} deals counted exactly.</p>"
+            f"<p>House edge <b>{float(e.house_edge):.4%}</b> per ante (exactly {e.house_edge}), "
+            f"element of risk <b>{float(e.element_of_risk):.4%}</b>, call rate {float(e.call_rate):.2%}, "
+            f"standard deviation {e.std_dev:.4f} antes per hand, over "
+            f"{e.total_combinations:,} deals counted exactly.</p>"
             + html_table(s["Summary"])
             + f'<ul class="formulas">{formulas}</ul>'
         ),

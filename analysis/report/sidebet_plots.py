@@ -23,7 +23,7 @@ def plot_side_bet(result: SideBetResult) -> Figure:
         ax.annotate(f" 1 in {n:,.0f}" if n >= 2 else "", (max(c, 0), y), va="center", fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("contribution to the return (per unit staked)")
-    he = float(result.exact["house_edge"])
+    he = float(result.exact.house_edge)
     meter = "" if result.meter is None else f" (meter {float(result.meter):,.0f})"
     ax.set_title(f"{result.bet.name} on {result.rules.name}{meter}: house edge {he:.2%}")
     return fig
@@ -38,7 +38,7 @@ def plot_line_probabilities(results: list[SideBetResult]) -> Figure:
     ax = fig.subplots()
     for i, r in enumerate(results):
         p = r.table.set_index("line")["probability"].reindex(lines)
-        label = f"{r.rules.name}: return {float(r.exact['return']):.1%}"
+        label = f"{r.rules.name}: return {float(r.exact.player_return):.1%}"
         ax.bar(x + (i - (len(results) - 1) / 2) * width, p.values, width, label=label)
     ax.set_xticks(x, [name.replace("_", " ") for name in lines], rotation=30, ha="right")
     ax.set_yscale("log")

@@ -14,7 +14,7 @@ from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.sidebets.bet import shipped_sidebets
 from analysis.sidebets.progressive import analyse_progressive
-from analysis.sidebets.returns import SideBetResult, SideBets
+from analysis.sidebets.returns import SideBetEngine, SideBetResult
 
 _NAN = float("nan")
 
@@ -25,7 +25,7 @@ def side_bet_tables(
     """(summary, lines, results) of the side bets ``specs`` (default: those that ship for the
     game) played with the main game of ``result``."""
     specs = shipped_sidebets(result.rules.name) if specs is None else list(specs)
-    bets = SideBets(engine, result.paytable, result.pays_on, main=result)
+    bets = SideBetEngine(engine, result.paytable, result.pays_on, main=result)
     rows, lines, results = [], [], []
     for spec in specs:
         r = bets.evaluate(spec)
@@ -35,22 +35,22 @@ def side_bet_tables(
             "kind": r.bet.kind,
             "forfeited_on_fold": "yes" if r.bet.forfeit else "no",
             "strategy": r.strategy,
-            "house_edge": float(e["house_edge"]),
-            "house_edge_exact": str(e["house_edge"]),
-            "return": float(e["return"]),
-            "hit_frequency": float(e["hit_frequency"]),
-            "std_dev": e["std_dev"],
-            "call_rate": float(r.main.exact["call_rate"]),
-            "combined_house_edge_per_hand": float(c["house_edge"]),
-            "combined_house_edge_exact": str(c["house_edge"]),
-            "combined_per_unit_wagered": float(c["per_unit_wagered"]),
+            "house_edge": float(e.house_edge),
+            "house_edge_exact": str(e.house_edge),
+            "return": float(e.player_return),
+            "hit_frequency": float(e.hit_frequency),
+            "std_dev": e.std_dev,
+            "call_rate": float(r.main.exact.call_rate),
+            "combined_house_edge_per_hand": float(c.house_edge),
+            "combined_house_edge_exact": str(c.house_edge),
+            "combined_per_unit_wagered": float(c.per_unit_wagered),
             "combined_house_edge_separate": _NAN,
             "meter": _NAN,
             "break_even_meter": _NAN,
             "long_run_return": _NAN,
         }
         if r.bet.forfeit:
-            row["combined_house_edge_separate"] = float(bets.evaluate(spec, strategy="separate").combined["house_edge"])
+            row["combined_house_edge_separate"] = float(bets.evaluate(spec, strategy="separate").combined.house_edge)
         if r.bet.meter is not None:
             p = analyse_progressive(bets, spec).summary()
             row |= {"meter": p["meter"], "break_even_meter": p["break_even_meter"] or _NAN}

@@ -46,19 +46,19 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
     """The standard figures with exact values and formulas (``every_deal``: deals of the
     whole game by (dealer result, final category))."""
     e, rules, table = result.exact, result.rules, result.table
-    total = e["total_combinations"]
+    total = e.total_combinations
     tie = Fraction(int(table.loc[table.outcome == "tie", "combinations"].sum()), total)
     push = Fraction(int(table.loc[table.payoff == 0, "combinations"].sum()), total)
     loss = Fraction(int(table.loc[table.payoff < 0, "combinations"].sum()), total)
     noqual = Fraction(sum(every_deal[("noqual", c)] for c in CATEGORIES), total)
-    he = e["house_edge"]
+    he = e.house_edge
     rows = [
         _figure("total combinations", total, total, "deals", "every deal of the game, counted exactly"),
         _figure("house edge", float(he), he, "per ante", FORMULAS["house edge"]),
         _figure(
             "element of risk",
-            float(e["element_of_risk"]),
-            e["element_of_risk"],
+            float(e.element_of_risk),
+            e.element_of_risk,
             "per unit wagered",
             FORMULAS["element of risk"],
         ),
@@ -71,21 +71,21 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
         ),
         _figure(
             "average total wager",
-            float(e["average_wager"]),
-            e["average_wager"],
+            float(e.average_wager),
+            e.average_wager,
             "antes per hand",
             "1 + call multiple x call rate",
         ),
         _figure("expected house win per 100 hands", float(100 * he), 100 * he, "antes", "100 x HE"),
         _figure(
             "expected house win per 1,000 units wagered",
-            float(1000 * e["element_of_risk"]),
-            1000 * e["element_of_risk"],
+            float(1000 * e.element_of_risk),
+            1000 * e.element_of_risk,
             "units",
             "1000 x EoR",
         ),
-        _figure("call rate", float(e["call_rate"]), e["call_rate"], "of hands", "called states / all states"),
-        _figure("hit frequency", float(e["hit_frequency"]), e["hit_frequency"], "of hands", FORMULAS["hit frequency"]),
+        _figure("call rate", float(e.call_rate), e.call_rate, "of hands", "called states / all states"),
+        _figure("hit frequency", float(e.hit_frequency), e.hit_frequency, "of hands", FORMULAS["hit frequency"]),
         _figure("push frequency", float(push), push, "of hands", "P(X = 0)"),
         _figure("loss frequency", float(loss), loss, "of hands", "P(X < 0), folds included"),
         _figure(
@@ -95,14 +95,14 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
             "of deals",
             f"over all deals; {rules.qualifier_phrase}",
         ),
-        _figure("variance", float(e["variance"]), e["variance"], "antes^2 per hand", "E[X^2] - E[X]^2"),
-        _figure("standard deviation", e["std_dev"], "sqrt(variance)", "antes per hand", FORMULAS["standard deviation"]),
+        _figure("variance", float(e.variance), e.variance, "antes^2 per hand", "E[X^2] - E[X]^2"),
+        _figure("standard deviation", e.std_dev, "sqrt(variance)", "antes per hand", FORMULAS["standard deviation"]),
     ]
     for level in LEVELS:
         rows.append(
             _figure(
                 f"volatility index ({level:.0%})",
-                z_score(level) * e["std_dev"],
+                z_score(level) * e.std_dev,
                 "",
                 "antes per hand",
                 FORMULAS["volatility index"],
@@ -113,7 +113,7 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
 
 def confidence_table(result: GameResult) -> pd.DataFrame:
     """The house's result after N hands: expected value and ranges at each confidence level."""
-    he, sigma = float(result.exact["house_edge"]), result.exact["std_dev"]
+    he, sigma = float(result.exact.house_edge), result.exact.std_dev
     rows = []
     for n in HORIZONS:
         for level in LEVELS:
@@ -136,7 +136,7 @@ def confidence_table(result: GameResult) -> pd.DataFrame:
 def return_table(result: GameResult) -> pd.DataFrame:
     """The return table with the exact probability of every row."""
     t = result.table.copy()
-    total = result.exact["total_combinations"]
+    total = result.exact.total_combinations
     t["probability_exact"] = [str(Fraction(int(n), total)) for n in t["combinations"]]
     return t
 
@@ -152,7 +152,7 @@ def final_hands_table(
 ) -> pd.DataFrame:
     """The player's final hand over all deals (played to the end), and over the called ones
     by dealer result."""
-    rules, total = result.rules, result.exact["total_combinations"]
+    rules, total = result.rules, result.exact.total_combinations
     rows = []
     for c in reversed(CATEGORIES):
         all_n = sum(every_deal[(r, c)] for r in RESULTS)

@@ -77,7 +77,7 @@ def side_bet_wagers(result, ante: float, side_bet: float) -> list[Wager]:
         raise InputError(f"the result was played at {result.stake} antes of side bet, not {side_bet} / {ante}")
     main, combined = result.main.exact, result.combined
     return [
-        Wager(f"{result.rules.name} (per ante)", ante, float(main["house_edge"]), main["std_dev"]),
-        Wager(result.bet.name, side_bet, float(result.exact["house_edge"]), result.exact["std_dev"]),
-        Wager("both (per ante)", ante, float(combined["house_edge"]), combined["std_dev"]),
+        Wager(f"{result.rules.name} (per ante)", ante, float(main.house_edge), main.std_dev),
+        Wager(result.bet.name, side_bet, float(result.exact.house_edge), result.exact.std_dev),
+        Wager("both (per ante)", ante, float(combined.house_edge), combined.std_dev),
     ]

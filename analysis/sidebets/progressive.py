@@ -26,7 +26,7 @@ import pandas as pd
 from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import as_fraction
 from analysis.sidebets.bet import SideBet
-from analysis.sidebets.returns import SideBetResult, SideBets
+from analysis.sidebets.returns import SideBetEngine, SideBetResult
 
 #: Steps of the exact break-even search before giving up (decisions keep changing).
 MAX_STEPS = 50
@@ -51,7 +51,7 @@ class Progressive:
             "reset": float(m.reset),
             "contribution": float(m.contribution),
             "stake": float(m.stake),
-            "return_at_meter": float(self.result.exact["return"]),
+            "return_at_meter": float(self.result.exact.player_return),
             "return_empty_meter": float(self.base),
             "return_per_unit_of_meter": float(self.slope),
             "break_even_meter": None if self.break_even is None else float(self.break_even),
@@ -62,7 +62,7 @@ class Progressive:
         }
 
 
-def analyse_progressive(bets: SideBets, bet, stake=1, meter=None, strategy: str = "joint") -> Progressive:
+def analyse_progressive(bets: SideBetEngine, bet, stake=1, meter=None, strategy: str = "joint") -> Progressive:
     """The progressive analysis of a bet at ``meter`` (default its seed)."""
     bet = SideBet.load(bet)
     if bet.meter is None:
@@ -81,17 +81,17 @@ def analyse_progressive(bets: SideBets, bet, stake=1, meter=None, strategy: str 
 
 def _linear(result: SideBetResult) -> tuple[Fraction, Fraction, Fraction]:
     """(base, slope, reset probability) of the return in the meter, these decisions held."""
-    total, meter = result.exact["total_combinations"], result.bet.meter
+    total, meter = result.exact.total_combinations, result.bet.meter
     slope = reset = Fraction(0)
     for line, combinations in zip(result.bet.lines, result.table["combinations"]):
         if line.share is not None:
             p = Fraction(int(combinations), total)
             slope += p * line.share / meter.stake
             reset += p if line.share == 1 else 0
-    return result.exact["return"] - slope * result.meter, slope, reset
+    return result.exact.player_return - slope * result.meter, slope, reset
 
 
-def _break_even(bets: SideBets, bet: SideBet, stake, strategy: str, result: SideBetResult) -> Fraction:
+def _break_even(bets: SideBetEngine, bet: SideBet, stake, strategy: str, result: SideBetResult) -> Fraction:
     """The meter at which the return is exactly 1: the root of the current linear piece,
     checked by playing at it (a forfeited bet's decisions may change with the meter)."""
     for _ in range(MAX_STEPS):
@@ -100,13 +100,13 @@ def _break_even(bets: SideBets, bet: SideBet, stake, strategy: str, result: Side
         if root == result.meter:
             return root
         at_root = bets.evaluate(bet, stake, root, strategy)
-        if at_root.exact["return"] == 1 or (root == 0 and at_root.exact["return"] >= 1):
+        if at_root.exact.player_return == 1 or (root == 0 and at_root.exact.player_return >= 1):
             return root
         result = at_root
     raise SolveError(f"{bet.name}: no exact break-even meter: the decisions keep changing near {float(root)}")
 
 
-def meter_returns(bets: SideBets, bet, meters, stake=1, strategy: str = "joint") -> pd.DataFrame:
+def meter_returns(bets: SideBetEngine, bet, meters, stake=1, strategy: str = "joint") -> pd.DataFrame:
     """The return and house edge at each meter value (exact, decisions re-optimised at each)."""
     rows = []
     for m in meters:
@@ -114,9 +114,9 @@ def meter_returns(bets: SideBets, bet, meters, stake=1, strategy: str = "joint")
         rows.append(
             {
                 "meter": float(m),
-                "return": float(e["return"]),
-                "house_edge": float(e["house_edge"]),
-                "return_exact": str(e["return"]),
+                "return": float(e.player_return),
+                "house_edge": float(e.house_edge),
+                "return_exact": str(e.player_return),
             }
         )
     return pd.DataFrame(rows)

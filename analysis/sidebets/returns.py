@@ -42,8 +42,32 @@ _INT64 = 2**63
 SIDE_STRATEGIES = ("joint", "separate")
 #: GLI-11: an advertised award must be achievable at least once in this many games (or its odds shown).
 GLI_ODDS = 100_000_000
-#: Evaluations a SideBets keeps (a joint one holds the decisions of every state).
+#: Evaluations a SideBetEngine keeps (a joint one holds the decisions of every state).
 MEMO = 8
+
+
+@dataclass(frozen=True)
+class SideFigures:
+    """The exact figures of a side bet, per unit staked."""
+
+    total_combinations: int  # every deal of the game
+    ev: Fraction  # the player's expected net result
+    house_edge: Fraction  # -ev
+    player_return: Fraction  # 1 + ev: what comes back per unit staked
+    hit_frequency: Fraction  # P(the bet wins)
+    push_frequency: Fraction  # P(the stake comes back)
+    variance: Fraction
+    std_dev: float
+
+
+@dataclass(frozen=True)
+class CombinedFigures:
+    """The main game and a side bet together, per hand in antes (side stake ``stake`` antes)."""
+
+    house_edge: Fraction
+    average_wager: Fraction  # the main game's average wager plus the side stake
+    per_unit_wagered: Fraction  # house edge / average wager
+    std_dev: float
 
 
 @dataclass
@@ -56,8 +80,8 @@ class SideBetResult:
     stake: Fraction  # the side stake, in antes
     meter: Fraction | None
     table: pd.DataFrame  # the side bet's return table
-    exact: dict  # its figures per unit staked (Fractions)
-    combined: dict  # main game and side bet together, per hand in antes
+    exact: SideFigures  # its figures per unit staked
+    combined: CombinedFigures  # main game and side bet together, per hand in antes
     main: GameResult
 
     def summary(self) -> dict:
@@ -70,17 +94,25 @@ class SideBetResult:
             "forfeit": self.bet.forfeit,
             "strategy": self.strategy,
             "meter": None if self.meter is None else float(self.meter),
-            "total_combinations": e["total_combinations"],
+            "total_combinations": e.total_combinations,
         }
-        out |= {k: float(e[k]) for k in ("house_edge", "return", "hit_frequency", "push_frequency")}
-        out |= {"std_dev": e["std_dev"], "house_edge_exact": str(e["house_edge"]), "return_exact": str(e["return"])}
-        out |= {"stake_antes": str(self.stake)}
-        out |= {f"main_{k}": float(self.main.exact[k]) for k in ("house_edge", "call_rate")}
         out |= {
-            f"combined_house_edge_{k}": float(c[v])
-            for k, v in (("per_hand", "house_edge"), ("per_unit_wagered", "per_unit_wagered"))
+            "house_edge": float(e.house_edge),
+            "return": float(e.player_return),
+            "hit_frequency": float(e.hit_frequency),
+            "push_frequency": float(e.push_frequency),
         }
-        return out | {"combined_std_dev": c["std_dev"], "combined_house_edge_exact": str(c["house_edge"])}
+        out |= {"std_dev": e.std_dev, "house_edge_exact": str(e.house_edge), "return_exact": str(e.player_return)}
+        out |= {"stake_antes": str(self.stake)}
+        out |= {
+            "main_house_edge": float(self.main.exact.house_edge),
+            "main_call_rate": float(self.main.exact.call_rate),
+        }
+        out |= {
+            "combined_house_edge_per_hand": float(c.house_edge),
+            "combined_house_edge_per_unit_wagered": float(c.per_unit_wagered),
+        }
+        return out | {"combined_std_dev": c.std_dev, "combined_house_edge_exact": str(c.house_edge)}
 
 
 class _LabelTerm:
@@ -128,7 +160,7 @@ class _CountTerm:
         ]
 
 
-class SideBets:
+class SideBetEngine:
     """Side bets of one game with the main game's pay table and convention.
 
     The main game's optimal decisions and the deals by side outcome under them are computed
@@ -276,24 +308,26 @@ def settle(
     return SideBetResult(bet, rules, strategy, stake, meter, table, side_figures(combos, nets), combined, main)
 
 
-def side_figures(combos: list[int], nets: list[Fraction]) -> dict:
+def side_figures(combos: list[int], nets: list[Fraction]) -> SideFigures:
     """House edge, return, hit and push frequency, variance per unit staked (exact)."""
     total = sum(combos)
     ev = Fraction(sum(c * v for c, v in zip(combos, nets)), total)
     ev2 = Fraction(sum(c * v * v for c, v in zip(combos, nets)), total)
-    return {
-        "total_combinations": total,
-        "ev": ev,
-        "house_edge": -ev,
-        "return": 1 + ev,
-        "hit_frequency": Fraction(sum(c for c, v in zip(combos, nets) if v > 0), total),
-        "push_frequency": Fraction(sum(c for c, v in zip(combos, nets) if v == 0), total),
-        "variance": ev2 - ev**2,
-        "std_dev": sqrt(ev2 - ev**2),
-    }
+    return SideFigures(
+        total_combinations=total,
+        ev=ev,
+        house_edge=-ev,
+        player_return=1 + ev,
+        hit_frequency=Fraction(sum(c for c, v in zip(combos, nets) if v > 0), total),
+        push_frequency=Fraction(sum(c for c, v in zip(combos, nets) if v == 0), total),
+        variance=ev2 - ev**2,
+        std_dev=sqrt(ev2 - ev**2),
+    )
 
 
-def combined_figures(by_row: np.ndarray, nets: list[Fraction], payoffs: list[Fraction], stake, main) -> dict:
+def combined_figures(
+    by_row: np.ndarray, nets: list[Fraction], payoffs: list[Fraction], stake: Fraction, main: GameResult
+) -> CombinedFigures:
     """The main game and the side bet together, per hand in antes: house edge, per unit
     wagered (the main game's average wager plus the side stake), standard deviation."""
     total = int(by_row.sum())
@@ -305,5 +339,5 @@ def combined_figures(by_row: np.ndarray, nets: list[Fraction], payoffs: list[Fra
                 ev += int(count) * value
                 ev2 += int(count) * value * value
     ev, ev2 = ev / total, ev2 / total
-    wager = main.exact["average_wager"] + stake
-    return {"house_edge": -ev, "average_wager": wager, "per_unit_wagered": -ev / wager, "std_dev": sqrt(ev2 - ev**2)}
+    wager = main.exact.average_wager + stake
+    return CombinedFigures(house_edge=-ev, average_wager=wager, per_unit_wagered=-ev / wager, std_dev=sqrt(ev2 - ev**2))

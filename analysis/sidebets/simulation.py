@@ -61,8 +61,8 @@ def simulate_side_bet(
         done += n
     out = []
     for total, squares, exact in (
-        (side_sum, side_sq, result.exact["house_edge"]),
-        (both_sum, both_sq, result.combined["house_edge"]),
+        (side_sum, side_sq, result.exact.house_edge),
+        (both_sum, both_sq, result.combined.house_edge),
     ):
         mean = total / hands
         out.append(Simulation(hands, mean, sqrt(max(squares / hands - mean**2, 0.0)), n_calls / hands, float(exact)))

@@ -18,14 +18,14 @@ import pandas as pd
 from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import as_fraction
 from analysis.sidebets.bet import SideBet
-from analysis.sidebets.returns import SideBetResult, SideBets
+from analysis.sidebets.returns import SideBetEngine, SideBetResult
 
 #: Steps of the exact search before giving up (decisions keep changing).
 MAX_STEPS = 50
 
 
 def solve_side_bet(
-    bets: SideBets, bet, target_return, vary: str, bounds=(0, 10_000), stake=1, meter=None, strategy: str = "joint"
+    bets: SideBetEngine, bet, target_return, vary: str, bounds=(0, 10_000), stake=1, meter=None, strategy: str = "joint"
 ) -> pd.DataFrame:
     """The pay of line ``vary`` for which the bet returns ``target_return`` per unit staked
     (e.g. 0.95): the exact pay, then the whole-number pays just below and above it.
@@ -45,10 +45,10 @@ def solve_side_bet(
         return bets.evaluate(bet.with_pays({vary: pay}, name=f"{bet.name} ({vary} {pay})"), stake, meter, strategy)
 
     low, high = play(lo), play(hi)
-    if not low.exact["return"] <= target <= high.exact["return"]:
+    if not low.exact.player_return <= target <= high.exact.player_return:
         raise InputError(
             f"target return {float(target):.4%} is out of reach: with {vary} paying {float(lo):g} to {float(hi):g} "
-            f"the return ranges from {float(low.exact['return']):.4%} to {float(high.exact['return']):.4%}"
+            f"the return ranges from {float(low.exact.player_return):.4%} to {float(high.exact.player_return):.4%}"
         )
     exact, found = _root(play, bet.lines.index(line), target, low, lo, hi)
     rows = {exact: found}
@@ -57,7 +57,7 @@ def solve_side_bet(
             rows[Fraction(pay)] = play(Fraction(pay))
     out = []
     for pay, result in sorted(rows.items()):
-        r = result.exact["return"]
+        r = result.exact.player_return
         out.append(
             {
                 "line": vary,
@@ -77,11 +77,11 @@ def _root(play, index: int, target: Fraction, result: SideBetResult, lo: Fractio
     """The exact pay whose return is the target, starting from the piece of ``result``."""
     pay = lo
     for _ in range(MAX_STEPS):
-        p = Fraction(int(result.table["combinations"].iloc[index]), result.exact["total_combinations"])
+        p = Fraction(int(result.table["combinations"].iloc[index]), result.exact.total_combinations)
         if p == 0:
             raise InputError(f"line {result.bet.lines[index].name!r} never pays here: its pay cannot move the return")
-        root = min(max(pay + (target - result.exact["return"]) / p, lo), hi)
+        root = min(max(pay + (target - result.exact.player_return) / p, lo), hi)
         result, pay = play(root), root
-        if result.exact["return"] == target:
+        if result.exact.player_return == target:
             return pay, result
     raise SolveError(f"no exact pay: the decisions keep changing near {float(pay)}")

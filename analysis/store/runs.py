@@ -18,19 +18,13 @@ from analysis.counting.enumeration import count_flops, prepare, run
 from analysis.model.outcomes import StateCounts
 from analysis.model.rules import Rules
 from analysis.parallel.cluster import Cluster, run_shards
+from analysis.parallel.options import RunOptions
 from analysis.parallel.threads import check_threads
 from analysis.store.outcome_store import OutcomeStore, shard_plan
 from analysis.store.shards import StoreError
 
 
-def ensure_store(
-    rules: Rules,
-    root: Path | None = None,
-    threads: int | None = None,
-    progress: bool | None = None,
-    repair: bool = False,
-    cluster: Cluster | None = None,
-) -> OutcomeStore:
+def ensure_store(rules: Rules, options: RunOptions | None = None, repair: bool = False) -> OutcomeStore:
     """The complete outcome store of the game, enumerating whatever shards are missing.
 
     Finished shards are kept when the run is interrupted; the next call resumes. Only one
@@ -39,20 +33,20 @@ def ensure_store(
     ``repair``, every shard is checked against its checksums first and the damaged ones
     too (a damaged manifest starts the store afresh). In this process, the next shard is
     prepared and the last one written while the kernel counts the current one; with a
-    ``cluster``, the shards are counted by its workers.
+    cluster in the options, the shards are counted by its workers.
     """
-    threads = check_threads(threads)
-    store = _open(rules, root, repair)
+    options = options or RunOptions()
+    store = _open(rules, options.root, repair)
     if store.complete and not repair and len(store.done()) == store.n_shards:
         return store
-    show = sys.stderr.isatty() if progress is None else progress
+    show = options.show_progress()
     with holding(store, show, "another enumeration of this store is running"):
         damaged = store.verify() if repair else []
         gone = set(damaged) | {int(i) for i in store.manifest["shards"]} - store.done()
         if gone:
             store.forget(sorted(gone))
         if not store.complete:
-            _enumerate(store, threads, show, cluster)
+            _enumerate(store, check_threads(options.threads), show, options.cluster)
     return store
 
 
@@ -123,8 +117,6 @@ def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster |
     store.finish(time.perf_counter() - start)
 
 
-def load_outcomes(
-    rules: Rules, root: Path | None = None, threads: int | None = None, progress: bool | None = None
-) -> StateCounts:
+def load_outcomes(rules: Rules, options: RunOptions | None = None) -> StateCounts:
     """Per-state counts of the whole game (from the store, computing it if needed)."""
-    return ensure_store(rules, root, threads, progress).load()
+    return ensure_store(rules, options).load()

@@ -7,12 +7,13 @@ another state: its counts are enumerated with that knowledge (:mod:`analysis.cou
 The pay table turns counts into EVs.
 
 >>> a = advise("As Kd 7h", "Qs Jd 2c", enumerate_state=True)
->>> a.loc["fold", "ev_exact"], bool(a.loc["call", "optimal"])
-(Fraction(-1, 1), True)
+>>> a.ev_fold, a.decision, a.ev_call
+(Fraction(-1, 1), 'call', Fraction(-1221379, 4569180))
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -53,6 +54,51 @@ def state_counts(
     return count_state(rules, hole, flop).astype(np.int64), source
 
 
+@dataclass(frozen=True)
+class Advice:
+    """One state's exact EVs and the optimal decision (a tie folds), with what it was
+    computed from."""
+
+    game: str
+    hole: str
+    flop: str
+    exposed: str  # dealer cards the player saw ("" for none)
+    dead: str  # other cards he knows are out of play ("" for none)
+    hand: str  # the state's plain-terms hand class
+    paytable: str
+    pays_on: str
+    source: str  # where the counts came from
+    ev_call: Fraction  # in antes
+    ev_fold: Fraction
+
+    @property
+    def decision(self) -> str:
+        """``"call"`` when EV(call) > EV(fold), else ``"fold"``."""
+        return "call" if self.ev_call > self.ev_fold else "fold"
+
+    def frame(self) -> pd.DataFrame:
+        """One row per action: ``ev`` (float), ``ev_exact`` (Fraction), ``optimal``."""
+        evs = {"call": self.ev_call, "fold": self.ev_fold}
+        return pd.DataFrame(
+            {
+                "ev": [float(v) for v in evs.values()],
+                "ev_exact": list(evs.values()),
+                "optimal": [action == self.decision for action in evs],
+            },
+            index=pd.Index(list(evs), name="action"),
+        )
+
+    def to_dict(self) -> dict[str, str | float | Fraction]:
+        """JSON-ready: the state, the EVs as floats and exact, the decision."""
+        return asdict(self) | {
+            "ev_call": float(self.ev_call),
+            "ev_call_exact": self.ev_call,
+            "ev_fold": float(self.ev_fold),
+            "ev_fold_exact": self.ev_fold,
+            "decision": self.decision,
+        }
+
+
 def advise(
     hole: str,
     flop: str,
@@ -63,13 +109,9 @@ def advise(
     enumerate_state: bool = False,
     exposed: str | None = None,
     dead: str | None = None,
-) -> pd.DataFrame:
+) -> Advice:
     """EV(call), EV(fold) and the optimal decision of one state, in antes; ``exposed``:
-    dealer cards the player saw, ``dead``: other cards he knows are out of play.
-
-    Returns one row per action (``ev`` as a float, ``ev_exact`` as a Fraction, ``optimal``);
-    ``attrs`` holds the state, the hand class and where the counts came from.
-    """
+    dealer cards the player saw, ``dead``: other cards he knows are out of play."""
     rules = preset(game) if isinstance(game, str) else game
     paytable = PayTable.load(paytable)
     h, f = parse_state(rules, hole, flop)
@@ -87,23 +129,16 @@ def advise(
             raise AssertionError(f"the state's counts add up to {int(counts.sum())}, expected {total}")
     ev_fold = Fraction(-1)
     ev_call = ev_fold + call_margin(rules, counts, total, paytable, pays_on)
-    out = pd.DataFrame(
-        {
-            "ev": [float(ev_call), float(ev_fold)],
-            "ev_exact": [ev_call, ev_fold],
-            "optimal": [ev_call > ev_fold, ev_call <= ev_fold],
-        },
-        index=pd.Index(["call", "fold"], name="action"),
+    return Advice(
+        game=rules.name,
+        hole=format_cards(h),
+        flop=format_cards(f),
+        exposed=format_cards(knowledge.seen),
+        dead=format_cards(knowledge.dead),
+        hand=HAND_CLASSES[int(hand_profile(rules, [h], [f]).hand_class[0])],
+        paytable=paytable.name,
+        pays_on=pays_on,
+        source=source,
+        ev_call=ev_call,
+        ev_fold=ev_fold,
     )
-    out.attrs = {
-        "game": rules.name,
-        "hole": format_cards(h),
-        "flop": format_cards(f),
-        "exposed": format_cards(knowledge.seen),
-        "dead": format_cards(knowledge.dead),
-        "source": source,
-        "hand": HAND_CLASSES[int(hand_profile(rules, [h], [f]).hand_class[0])],
-        "paytable": paytable.name,
-        "pays_on": pays_on,
-    }
-    return out

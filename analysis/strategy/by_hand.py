@@ -124,18 +124,18 @@ def analyse_strategy(engine: ReturnEngine, paytable=None, pays_on: str = "ante")
         columns=pd.Index(DRAWS, name="draw"),
     )
 
-    base = results["optimal"].exact["house_edge"]
+    base = results["optimal"].exact.house_edge
     comparison = pd.DataFrame(
         [
             {
                 "strategy": name,
-                "house_edge": float(r.exact["house_edge"]),
-                "element_of_risk": float(r.exact["element_of_risk"]),
-                "call_rate": float(r.exact["call_rate"]),
-                "std_dev": r.exact["std_dev"],
-                "cost_vs_optimal": float(r.exact["house_edge"] - base),
-                "house_edge_exact": str(r.exact["house_edge"]),
-                "cost_vs_optimal_exact": str(r.exact["house_edge"] - base),
+                "house_edge": float(r.exact.house_edge),
+                "element_of_risk": float(r.exact.element_of_risk),
+                "call_rate": float(r.exact.call_rate),
+                "std_dev": r.exact.std_dev,
+                "cost_vs_optimal": float(r.exact.house_edge - base),
+                "house_edge_exact": str(r.exact.house_edge),
+                "cost_vs_optimal_exact": str(r.exact.house_edge - base),
             }
             for name, r in results.items()
         ]

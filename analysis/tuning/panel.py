@@ -38,9 +38,10 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.numbers import as_fraction
 from analysis.model.paytable import PayTable, PayTableError
 from analysis.model.rules import PAYS_ON, PRESETS, parse_qualifier, qualifier_text
+from analysis.parallel.options import RunOptions
 from analysis.report.build import REPORT_STRATEGIES, build_report
 from analysis.sidebets.bet import shipped_sidebets
-from analysis.sidebets.returns import SideBets
+from analysis.sidebets.returns import SideBetEngine
 from analysis.strategy.registry import strategy_named
 from analysis.tuning.tuner import Tuner
 from analysis.tuning.view import difference_html, figures_html, return_table_html, side_bet_html, sweep_png
@@ -80,13 +81,13 @@ class TuningPanel:
         qualifier: int | None | str = OWN,  # a rank, None (no qualifier), text ("9s", "none") or OWN
         call_multiple: int | str = OWN,
         engine: ReturnEngine | None = None,
-        root: Path | None = None,
+        options: RunOptions | None = None,
         out_dir: str | Path = "reports",
         sweep_points: int = SWEEP_POINTS,
     ):
         if isinstance(qualifier, str) and qualifier != OWN:
             qualifier = parse_qualifier(qualifier)
-        self.engines = Engines(root)
+        self.engines = Engines(options or RunOptions(progress=False))
         if engine is not None:
             self.engines.add(engine)
         self.start = PayTable.load(paytable)
@@ -326,7 +327,7 @@ class TuningPanel:
         elif not self.worker.superseded():
             # a forfeited bet re-optimises the main game with it (joint) only when the main game plays optimally
             joint = "joint" if result.strategy == "optimal" else "separate"
-            bets = SideBets(engine, table, result.pays_on, main=result)
+            bets = SideBetEngine(engine, table, result.pays_on, main=result)
             self.side.value = side_bet_html(bets.evaluate(name, strategy=joint))
 
     def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str):
@@ -351,7 +352,7 @@ class TuningPanel:
         frame = self.sweep_frame(engine, table, result.strategy, result.pays_on)
         if frame is not None:
             c = self.focus
-            self.plot.value = sweep_png(frame, c, table.pays[c], result.exact["house_edge"], result.strategy)
+            self.plot.value = sweep_png(frame, c, table.pays[c], result.exact.house_edge, result.strategy)
             self.plot.layout.visibility = "visible"
 
     def _solve(self) -> None:
@@ -438,5 +439,5 @@ def _worker(panel: TuningPanel):
 def tuning_panel(game: str = "casino-omaha", paytable=None, **options) -> TuningPanel:
     """The tuning panel of a game, shown when it is the value of a notebook cell (see
     :class:`TuningPanel` for the options: strategy, pays_on, qualifier, call_multiple,
-    engine, root, out_dir)."""
+    engine, options, out_dir)."""
     return TuningPanel(game, paytable, **options)

@@ -31,6 +31,7 @@ from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import as_fraction
 from analysis.model.payoffs import PAYS_ON, check_pays_on, outcome_payoffs
 from analysis.model.paytable import PayTable
+from analysis.parallel.options import RunOptions
 from analysis.strategy.registry import strategy_named
 
 SUMMARY_FIELDS = ("house_edge", "element_of_risk", "call_rate", "std_dev", "hit_frequency")
@@ -60,7 +61,7 @@ class Tuner:
         )
 
     def house_edge(self, paytable) -> Fraction:
-        return self.evaluate(paytable).exact["house_edge"]
+        return self.evaluate(paytable).exact.house_edge
 
     def sweep(self, base=None, strategy: str = "optimal", **ranges) -> pd.DataFrame:
         """Re-optimised figures over a grid of one or two pays, e.g.
@@ -168,7 +169,7 @@ class Tuner:
 
         def edge(pay: Fraction) -> Fraction:
             payoffs = outcome_payoffs(base.replace(**{category: pay}), self.rules, self.pays_on)
-            return exact_figures(combos, payoffs, self.rules, called_states)["house_edge"]
+            return exact_figures(combos, payoffs, self.rules, called_states).house_edge
 
         return edge
 
@@ -224,7 +225,7 @@ def compare_paytables(
     paytables: Iterable,
     conventions=PAYS_ON,
     engines: dict[str, ReturnEngine] | None = None,
-    root=None,
+    options: RunOptions | None = None,
 ) -> pd.DataFrame:
     """Optimal-play figures of every game x pay table x convention, side by side.
 
@@ -232,7 +233,7 @@ def compare_paytables(
     """
     rows = []
     for game in games:
-        engine = (engines or {}).get(game) or load_engine(game, root)
+        engine = (engines or {}).get(game) or load_engine(game, options)
         for pays_on in conventions:
             for spec in paytables:
                 s = engine.decide(spec, "optimal", pays_on).summary()

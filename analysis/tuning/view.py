@@ -15,6 +15,7 @@ from html import escape
 import pandas as pd
 
 from analysis.engine.result import GameResult
+from analysis.engine.statistics import ExactFigures
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
 from analysis.report.plots import plot_sweep, png
@@ -35,15 +36,15 @@ STYLE = (
 )
 
 
-def decimal_text(key: str, exact: dict) -> str:
+def decimal_text(key: str, exact: ExactFigures) -> str:
     """The decimal the panel prints for one figure (from the exact value)."""
     if key == "std_dev":
-        return f"{exact['std_dev']:.6f}"
-    return f"{float(exact[key]):.6%}"
+        return f"{exact.std_dev:.6f}"
+    return f"{float(getattr(exact, key)):.6%}"
 
 
-def exact_text(key: str, exact: dict) -> str:
-    return f"sqrt({exact['variance']})" if key == "std_dev" else str(exact[key])
+def exact_text(key: str, exact: ExactFigures) -> str:
+    return f"sqrt({exact.variance})" if key == "std_dev" else str(getattr(exact, key))
 
 
 def figures_html(result: GameResult) -> str:
@@ -58,7 +59,7 @@ def figures_html(result: GameResult) -> str:
     head = (
         f"<b>{escape(result.rules.name)}</b>, pay table <b>{escape(result.paytable.name)}</b> paid on the "
         f"{result.pays_on}, {escape(result.strategy)} strategy; {escape(result.rules.qualifier_phrase)}, "
-        f"call bet {result.rules.call_multiple}x the ante; {e['total_combinations']:,} deals"
+        f"call bet {result.rules.call_multiple}x the ante; {e.total_combinations:,} deals"
     )
     return (
         f"{STYLE}<div>{head}</div><table class='tp-table'><tr><th>figure</th><th>value</th><th></th>"
@@ -85,10 +86,10 @@ def side_bet_html(r) -> str:
     per unit staked with their exact values, the combined house edge, its return table."""
     e, c = r.exact, r.combined
     rows = [
-        ("house edge", f"{float(e['house_edge']):.6%}", "per unit staked", e["house_edge"]),
-        ("hit frequency", f"{float(e['hit_frequency']):.6%}", "of hands", e["hit_frequency"]),
-        ("main game and side bet", f"{float(c['house_edge']):.6%}", "per hand, in antes", c["house_edge"]),
-        ("call rate", f"{float(r.main.exact['call_rate']):.6%}", "of hands", r.main.exact["call_rate"]),
+        ("house edge", f"{float(e.house_edge):.6%}", "per unit staked", e.house_edge),
+        ("hit frequency", f"{float(e.hit_frequency):.6%}", "of hands", e.hit_frequency),
+        ("main game and side bet", f"{float(c.house_edge):.6%}", "per hand, in antes", c.house_edge),
+        ("call rate", f"{float(r.main.exact.call_rate):.6%}", "of hands", r.main.exact.call_rate),
     ]
     figures = "".join(
         f"<tr><td>{label}</td><td class='tp-side-{i}'>{value}</td><td>{unit}</td>"
@@ -125,9 +126,9 @@ def difference_frames(start: PayTable, table: PayTable, before: GameResult, afte
         [
             {
                 "figure": label,
-                "start": before.exact[key],
-                "now": after.exact[key],
-                "change": after.exact[key] - before.exact[key],
+                "start": getattr(before.exact, key),
+                "now": getattr(after.exact, key),
+                "change": getattr(after.exact, key) - getattr(before.exact, key),
             }
             for key, label, _ in FIGURES
         ]
