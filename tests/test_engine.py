@@ -7,11 +7,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from analysis import STRATEGIES
 from analysis.counting.enumeration import count_flops, plan
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
+from analysis.strategy.registry import strategy_named
 from brute_force import brute_force
 
 RULES = preset("casino-omaha").small_deck("89TJQKA", "cd")
@@ -146,6 +149,13 @@ def test_strategies_by_name_and_callable(small):
         engine.decide(None, "sometimes")
     with pytest.raises(ValueError, match="one decision per state"):
         engine.decide(None, lambda *a: np.ones(3, dtype=bool))
+    # the registry's functions play and name themselves as their names do
+    for name in ("optimal", "always-call", "simple"):
+        by_function, by_name = engine.decide(None, STRATEGIES[name]), engine.decide(None, strategy_named(name))
+        assert by_function.strategy == by_name.strategy == name and by_function.exact == by_name.exact
+    assert engine.decide(None, STRATEGIES["optimal"]).exact == engine.decide().exact
+    with pytest.raises(InputError, match="unknown strategy 'simple': the engine plays optimal"):
+        engine.decide(None, "simple")
 
 
 @pytest.mark.parametrize(

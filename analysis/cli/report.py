@@ -72,6 +72,7 @@ def format_result(result) -> str:
 
 def run(args) -> int:
     from analysis.model.paytable import PayTable
+    from analysis.strategy.registry import strategy_named
 
     paytable = PayTable.load(args.paytable)
     engine = engine_for(args)
@@ -88,7 +89,7 @@ def run(args) -> int:
         )
         print(f"report written to {xlsx.parent}/\n  {xlsx}\n  {page}")
         return 0
-    result = engine.decide(paytable, args.strategy, args.pays_on)
+    result = engine.decide(paytable, strategy_named(args.strategy), args.pays_on)
     if args.format == "json":
         print_json(
             result.summary()

@@ -216,6 +216,8 @@ class ReturnEngine:
         when deciding; the return table is the main game's alone."""
         paytable = PayTable.load(paytable)
         check_pays_on(pays_on)
+        # a basic strategy passed as its function is played (and named) as by its name
+        strategy = next((key for key, basic in BASIC_STRATEGIES.items() if basic is strategy), strategy)
         if extra is not None and strategy != "optimal":
             raise InputError("a per-state term changes only the optimal strategy's decisions")
         if strategy == "optimal":
