@@ -1,5 +1,6 @@
 """Full-deck checks: closed-form totals, naive spot checks of random states, Monte Carlo
-agreement, the published Casino Hold'em house edge, and the README's exact figures.
+agreement, the published Casino Hold'em house edge, and the exact figures of the README and
+docs/results.md.
 Marked slow; run in CI."""
 
 from pathlib import Path
@@ -13,7 +14,9 @@ from analysis.model.categories import CATEGORIES
 from naive import naive_state_counts
 
 pytestmark = pytest.mark.slow
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+RESULTS = (ROOT / "docs" / "results.md").read_text()
 
 
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
@@ -67,7 +70,8 @@ def test_monte_carlo_agrees_within_four_standard_errors(game, strategy, paytable
 
 
 def test_readme_figures_are_the_engines(holdem, omaha):
-    """Every row of the README's results table, as the engine computes it today."""
+    """Every row of the results table (in the README and in docs/results.md), and the
+    figures the README quotes, as the engine computes them today."""
     for name, (_, engine) in (("Casino Omaha", omaha), ("Casino Hold'em", holdem)):
         for strategy in ("optimal", "always-call"):
             e = engine.decide(None, strategy).exact
@@ -77,6 +81,10 @@ def test_readme_figures_are_the_engines(holdem, omaha):
                 f"{float(e.call_rate):.2%} | {e.std_dev:.3f} | {float(e.hit_frequency):.2%} |"
             )
             assert row.replace("100.00%", "100%") in README, row
-    assert f"exactly {omaha[1].decide().exact.house_edge}" in README
+            assert row.replace("100.00%", "100%") in RESULTS, row
+    optimal = omaha[1].decide().exact.house_edge
+    assert f"exactly {optimal}" in README and f"exactly {optimal}" in RESULTS
     simple = omaha[1].decide(None, STRATEGIES["simple"]).exact.house_edge
-    assert f"**{float(simple):.4%}** ({simple})" in README
+    assert f"**{float(simple):.4%}** ({simple})" in RESULTS
+    assert f"costs {float(simple - optimal):.3%} of the ante against optimal play" in README
+    assert f"**{float(simple - optimal):.4%}** of the ante against optimal play" in RESULTS
