@@ -15,7 +15,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 
-from poker cimport NPAIRS, NTRIPLES, NTYPES, pair_index, pair_index_any, sorted_index, type_counts, type_rank
+from poker cimport (NPAIRS, NTRIPLES, NTYPES, card_type, pair_index, pair_index_any, sorted_index, type_counts,
+                    type_rank)
 
 
 cdef enum:
@@ -313,7 +314,7 @@ cdef inline int holding_class(const int8_t* cards, int k, int scen) noexcept nog
     cdef int ty[3]
     cdef int i
     for i in range(k):
-        ty[i] = (cards[i] >> 2) + (13 if (cards[i] & 3) == scen else 0)
+        ty[i] = card_type(cards[i], scen)
     if k == 3:
         return sorted_type_index3(ty[0], ty[1], ty[2])
     return pair_index_any(ty[0], ty[1])

@@ -29,7 +29,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
 from classes cimport (NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, free_board,
                       holding_class, make_game, new_board, pass_class)
-from poker cimport NCATEGORIES, flush_suit
+from poker cimport NCOLS, flush_suit
 
 
 cdef extern from *:
@@ -46,10 +46,6 @@ cdef extern from *:
     }
     """
     void add4_masked "enum_add4_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
-
-cdef enum:
-    NCOLS = NCATEGORIES * 4  # category x 4 dealer results
-
 
 cdef struct Result:
     uint32_t r[4]            # per holding: not qualifying, player wins, tie, dealer wins

@@ -47,7 +47,7 @@ import numpy as np
 
 from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, free_board,
                       holding_class, make_game, new_board)
-from poker cimport NCATEGORIES, NTYPES, flush_suit
+from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit
 
 cdef extern from *:
     """
@@ -71,12 +71,10 @@ cdef extern from *:
     void madd4 "expo_madd4"(uint32_t* acc, const uint16_t* r, uint32_t n) noexcept nogil
 
 cdef enum:
-    NCOLS = NCATEGORIES * 4      # category x dealer result, as the store's columns
     NSLOTS = 13 + 4 * NTYPES     # per holding: 13 types without a flush, 26 per flush suit
     NRANKS = 13
     NRELATIONS = 3               # e pairs nothing / pairs the flop / pairs a hole card
     NEGROUPS = NRANKS * NRELATIONS
-    NCARDS = 52
 
 
 cdef struct Pay:
@@ -112,11 +110,6 @@ cdef inline Py_ssize_t region(int s, Py_ssize_t nh, Py_ssize_t h) noexcept nogil
     if s < 0 or s == NO_FLUSH:
         return h * 13
     return nh * 13 + (s * nh + h) * NTYPES
-
-
-cdef inline int type_of(int card, int s) noexcept nogil:
-    """Type of a card when the board's flush suit is s (-1: none)."""
-    return (card >> 2) + (13 if (card & 3) == s else 0)
 
 
 cdef void symmetric_pairs(XWork* x, int nt) noexcept nogil:
@@ -262,7 +255,7 @@ cdef void first_pass(const int* board, int s, Py_ssize_t nh, XWork* x) noexcept 
     """Add one board's margins to every holding's accumulators (pass 1)."""
     cdef Py_ssize_t h
     cdef int t, nt = NTYPES if s >= 0 else 13
-    cdef int turn = board[3], river = board[4], tt = type_of(board[3], s), tr = type_of(board[4], s)
+    cdef int turn = board[3], river = board[4], tt = card_type(board[3], s), tr = card_type(board[4], s)
     cdef uint64_t trm = ((<uint64_t>1) << turn) | ((<uint64_t>1) << river)
     cdef const uint16_t* hc = x.hcls + (s if s >= 0 else NO_FLUSH) * nh
     cdef const int64_t* m
@@ -303,7 +296,7 @@ cdef void second_pass(const int* board, int s, Py_ssize_t nh, const int64_t* wei
                     madd4(v, res + 4 * t, nk[t])
                 for i in range(2):  # the turn and river cards were counted as e: take them back
                     e = board[3 + i]
-                    madd4(v, res + 4 * type_of(e, s), 0u - x.dec[e * nh + h])
+                    madd4(v, res + 4 * card_type(e, s), 0u - x.dec[e * nh + h])
                 src = v
             wt = <uint64_t>weight[h]
             o = called + x.cat4[hc[h]]
@@ -348,7 +341,7 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
                 continue
             mg = pay.base + x.corr[e * nh + h] + x.acc[region(-1, nh, h) + (e >> 2)]
             for s in range(4):
-                mg += x.acc[region(s, nh, h) + type_of(e, s)]
+                mg += x.acc[region(s, nh, h) + card_type(e, s)]
             x.dec[e * nh + h] = mg > 0
             total += mg
             if margins_out != NULL:
@@ -373,12 +366,12 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
             states[grp] += <uint64_t>weight[h]
             mg = pay.base + x.corr[e * nh + h] + x.acc[region(-1, nh, h) + (e >> 2)]
             for s in range(4):
-                mg += x.acc[region(s, nh, h) + type_of(e, s)]
+                mg += x.acc[region(s, nh, h) + card_type(e, s)]
             add128(margins + 2 * grp, weight[h] * mg)
             if d:
                 for scen in range(5):
                     s = scen if scen < 4 else -1
-                    x.ncall[region(s, nh, h) + type_of(e, s)] += 1
+                    x.ncall[region(s, nh, h) + card_type(e, s)] += 1
         x.calls[h] = 0 if ncalled == 0 else (2 if ncalled == nseen else 1)
 
 

@@ -22,7 +22,7 @@ from libc.stdlib cimport calloc, free
 import numpy as np
 
 from classes cimport Board, Game, make_game, pair_values
-from poker cimport NTYPES, flush_suit, type_counts
+from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit, type_counts
 
 cdef extern from *:
     """
@@ -45,17 +45,12 @@ cdef extern from *:
                                    int16_t q, int16_t v, int* cq, int* cv, int* ce) noexcept nogil
 
 cdef enum:
-    NCOLS = 40
     MAXR = 48                    # cards still in play, at most (rows of the pair matrix)
 
 
 cdef inline int pv_of(const Board* w, int t1, int t2) noexcept nogil:
     """Value of a pair of types in either order."""
     return w.pv[t1 * NTYPES + t2] if t1 <= t2 else w.pv[t2 * NTYPES + t1]
-
-
-cdef inline int card_type(int card, int s) noexcept nogil:
-    return (card >> 2) + (13 if (card & 3) == s else 0)
 
 
 cdef int holding_value(const Board* w, const int* types, int k) noexcept nogil:
@@ -156,7 +151,7 @@ cdef void count_state(const Game* g, const int8_t* hole, const int8_t* flop, con
             m += 1
     if turn >= 0:
         used |= (<uint64_t>1) << turn
-    for c in range(52):
+    for c in range(NCARDS):
         if (g.deck >> c) & 1 and not (used >> c) & 1:
             cards[n] = c
             n += 1

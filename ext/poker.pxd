@@ -29,7 +29,9 @@ cdef enum:
     NPAIRS = 91              # multisets of 2 of the 13 ranks: the pair axis of the pair tables
     NTRIPLES = 10            # 3-card subsets of a 5-card board
     NTYPES = 26              # card types on one board: rank, or rank of the flush suit (+13)
-    NCATEGORIES = 10         # final-hand categories (analysis.tables.CATEGORIES)
+    NCATEGORIES = 10         # final-hand categories (analysis.model.categories.CATEGORIES)
+    NCOLS = NCATEGORIES * 4  # count columns of a state: category x dealer result (the store's)
+    NCARDS = 52              # card ints 0..51 (a game's deck may use fewer)
 
 
 cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
@@ -46,6 +48,11 @@ cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
         if counts[s] >= 3:
             return s
     return -1
+
+
+cdef inline int card_type(int card, int s) noexcept nogil:
+    """Type of a card when the board's flush suit is s (-1, or any value above 3: none)."""
+    return (card >> 2) + (13 if (card & 3) == s else 0)
 
 
 cdef inline int type_rank(int t) noexcept nogil:
