@@ -320,6 +320,23 @@ cdef inline int holding_class(const int8_t* cards, int k, int scen) noexcept nog
     return pair_index_any(ty[0], ty[1])
 
 
+cdef inline void flop_holdings(const int8_t* holdings, Py_ssize_t nh, int k, uint64_t* hmask,
+                               uint16_t* hcls) noexcept nogil:
+    """What a kernel needs of one flop's nh holdings (k cards each) on every board: hmask[h],
+    the holding's cards as a bit set (to skip the boards that share a card with it), and
+    hcls[scen * nh + h], its class index in each flush-suit scenario (0..3, NO_FLUSH)."""
+    cdef Py_ssize_t h
+    cdef int i, scen
+    cdef uint64_t m
+    for h in range(nh):
+        m = 0
+        for i in range(k):
+            m |= (<uint64_t>1) << holdings[h * k + i]
+        hmask[h] = m
+        for scen in range(NO_FLUSH + 1):
+            hcls[scen * nh + h] = <uint16_t>holding_class(holdings + h * k, k, scen)
+
+
 cdef inline bint new_board(Board* w) noexcept nogil:
     """Allocate a board's class buffers; False when memory runs out."""
     w.cls = <Cls*>malloc(NCLASSES * sizeof(Cls))

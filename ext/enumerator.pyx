@@ -27,8 +27,8 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
-from classes cimport (NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, free_board,
-                      holding_class, make_game, new_board, pass_class)
+from classes cimport (NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, flop_holdings,
+                      free_board, make_game, new_board, pass_class)
 from poker cimport NCOLS, flush_suit
 
 
@@ -116,19 +116,13 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
                      uint32_t* out, Work* w) noexcept nogil:
     """Add the counts of every turn/river pair to the rows of one flop's holdings."""
     cdef Py_ssize_t h, x
-    cdef int i, scen, c, k = g.k, s
+    cdef int scen, c, s
     cdef int board[5]
-    cdef uint64_t m, trm
+    cdef uint64_t trm
     cdef const uint16_t* hc
     cdef uint32_t* o
     cdef uint32_t keep
-    for h in range(nh):
-        m = 0
-        for i in range(k):
-            m |= (<uint64_t>1) << holdings[h * k + i]
-        w.hmask[h] = m
-        for scen in range(5):
-            w.hcls[scen * nh + h] = <uint16_t>holding_class(holdings + h * k, k, scen)
+    flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
     board[0] = flop[0]
     board[1] = flop[1]
     board[2] = flop[2]

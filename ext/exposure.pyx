@@ -45,8 +45,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 
 import numpy as np
 
-from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, free_board,
-                      holding_class, make_game, new_board)
+from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout,
+                      flop_holdings, free_board, make_game, new_board)
 from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit
 
 cdef extern from *:
@@ -380,17 +380,10 @@ cdef void count_flop(const Game* g, const Pay* pay, const int8_t* flop, const in
                      Py_ssize_t ntr, XWork* x, uint64_t* states, uint64_t* margins, uint64_t* called,
                      int64_t* margins_out) noexcept nogil:
     """Both passes over one flop's turn/river pairs (class results once per orbit)."""
-    cdef Py_ssize_t h, p
-    cdef int i, scen, s, k = g.k
+    cdef Py_ssize_t p
+    cdef int i, s
     cdef int board[5]
-    cdef uint64_t m
-    for h in range(nh):
-        m = 0
-        for i in range(k):
-            m |= (<uint64_t>1) << holdings[h * k + i]
-        x.hmask[h] = m
-        for scen in range(5):
-            x.hcls[scen * nh + h] = <uint16_t>holding_class(holdings + h * k, k, scen)
+    flop_holdings(holdings, nh, g.k, x.hmask, x.hcls)
     memset(x.acc, 0, nh * NSLOTS * sizeof(int64_t))
     memset(x.corr, 0, nh * NCARDS * sizeof(int64_t))
     board[0] = flop[0]
