@@ -32,20 +32,8 @@ from classes cimport (NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check
 from poker cimport NCOLS, flush_suit
 
 
-cdef extern from *:
-    """
-    #include <string.h>
-    typedef unsigned int enum_v4u __attribute__((vector_size(16)));
-    /* o[0..3] += r[0..3] where keep is all ones, unchanged where keep is 0: one vector add */
-    static inline void enum_add4_masked(unsigned int* o, const unsigned int* r, unsigned int keep) {
-        enum_v4u acc, add, mask = {keep, keep, keep, keep};
-        memcpy(&acc, o, 16);
-        memcpy(&add, r, 16);
-        acc += add & mask;
-        memcpy(o, &acc, 16);
-    }
-    """
-    void add4_masked "enum_add4_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
+cdef extern from "sums.h":
+    void add4_masked "sums_add4_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
 
 cdef struct Result:
     uint32_t r[4]            # per holding: not qualifying, player wins, tie, dealer wins

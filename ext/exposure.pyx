@@ -49,26 +49,9 @@ from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_class
                       flop_holdings, free_board, make_game, new_board)
 from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit
 
-cdef extern from *:
-    """
-    typedef unsigned int expo_v4u __attribute__((vector_size(16)));
-    /* acc[0..3] += n x r[0..3] (four 16-bit counts): one vector multiply-add */
-    static inline void expo_madd4(unsigned int* acc, const unsigned short* r, unsigned int n) {
-        expo_v4u a, v = {r[0], r[1], r[2], r[3]};
-        __builtin_memcpy(&a, acc, 16);
-        a += v * n;
-        __builtin_memcpy(acc, &a, 16);
-    }
-    /* a signed 128-bit sum kept as two 64-bit words (lo, hi) */
-    static inline void expo_add128(unsigned long long* lohi, long long v) {
-        __int128 a = ((__int128)(long long)lohi[1] << 64) | (__int128)lohi[0];
-        a += v;
-        lohi[0] = (unsigned long long)a;
-        lohi[1] = (unsigned long long)(a >> 64);
-    }
-    """
-    void add128 "expo_add128"(uint64_t* lohi, int64_t v) noexcept nogil
-    void madd4 "expo_madd4"(uint32_t* acc, const uint16_t* r, uint32_t n) noexcept nogil
+cdef extern from "sums.h":
+    void add128 "sums_add128"(uint64_t* lohi, int64_t v) noexcept nogil
+    void madd4 "sums_madd4"(uint32_t* acc, const uint16_t* r, uint32_t n) noexcept nogil
 
 cdef enum:
     NSLOTS = 13 + 4 * NTYPES     # per holding: 13 types without a flush, 26 per flush suit

@@ -24,25 +24,9 @@ import numpy as np
 from classes cimport Board, Game, make_game, pair_values
 from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit, type_counts
 
-cdef extern from *:
-    """
-    /* dealer holdings {i, j, l} for l in [lo, hi): value max(a, ri[l], rj[l]); counts of
-       values below q, below v and at most v (vectorised over l) */
-    static inline void inf_count_row(const short* ri, const short* rj, short a, int lo, int hi,
-                                     short q, short v, int* cq, int* cv, int* ce) {
-        int nq = 0, nv = 0, ne = 0;
-        for (int l = lo; l < hi; l++) {
-            short m = ri[l] > rj[l] ? ri[l] : rj[l];
-            m = m > a ? m : a;
-            nq += m < q;
-            nv += m < v;
-            ne += m <= v;
-        }
-        *cq += nq; *cv += nv; *ce += ne;
-    }
-    """
-    void count_row "inf_count_row"(const int16_t* ri, const int16_t* rj, int16_t a, int lo, int hi,
-                                   int16_t q, int16_t v, int* cq, int* cv, int* ce) noexcept nogil
+cdef extern from "informed.h":
+    void count_row "informed_count_row"(const int16_t* ri, const int16_t* rj, int16_t a, int lo, int hi,
+                                        int16_t q, int16_t v, int* cq, int* cv, int* ce) noexcept nogil
 
 cdef enum:
     MAXR = 48                    # cards still in play, at most (rows of the pair matrix)
