@@ -39,14 +39,14 @@ uint64 (at most the game's deals, k x 5.6e15 for Casino Omaha).
 """
 
 from cython.parallel cimport prange, parallel, threadid
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout,
-                      flop_holdings, free_board, make_game, new_board)
+from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure,
+                      board_buffers, board_classes, carve, check_flop_layout, flop_holdings, make_game)
 from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit
 
 cdef extern from "sums.h":
@@ -67,6 +67,7 @@ cdef struct Pay:
 
 
 cdef struct XWork:
+    void* block                  # the arena block that holds this XWork and every buffer below
     Board b
     int Ps[NTYPES * NTYPES + 1]  # P counts, symmetric: [t * NTYPES + u] = [u * NTYPES + t]; last: 0
     int pvs[NTYPES * NTYPES]     # pair values, symmetric; 0 for types with no card left
@@ -388,52 +389,44 @@ cdef void count_flop(const Game* g, const Pay* pay, const int8_t* flop, const in
             decide_flop(g, pay, flop, holdings, nh, weight, hgroup, x, states, margins, margins_out)
 
 
+cdef void lay_out(XWork* x, Arena* a, Py_ssize_t n) noexcept nogil:
+    """Carve x's buffers, for flops of up to n holdings, out of a worker's arena."""
+    board_buffers(&x.b, a)
+    x.nq = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
+    x.below = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
+    x.le = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
+    x.margin = <int64_t*>carve(a, NCLASSES * NTYPES * sizeof(int64_t))
+    x.res = <uint16_t*>carve(a, NCLASSES * NTYPES * 4 * sizeof(uint16_t))
+    x.every = <uint32_t*>carve(a, NCLASSES * 4 * sizeof(uint32_t))
+    x.cat4 = <uint8_t*>carve(a, NCLASSES)
+    x.hmask = <uint64_t*>carve(a, n * sizeof(uint64_t))
+    x.hcls = <uint16_t*>carve(a, 5 * n * sizeof(uint16_t))
+    x.acc = <int64_t*>carve(a, n * NSLOTS * sizeof(int64_t))
+    x.corr = <int64_t*>carve(a, n * NCARDS * sizeof(int64_t))
+    x.ncall = <uint8_t*>carve(a, n * NSLOTS)
+    x.dec = <uint8_t*>carve(a, n * NCARDS)
+    x.calls = <uint8_t*>carve(a, n)
+
+
 cdef XWork* new_xwork(Py_ssize_t max_nh) noexcept nogil:
-    cdef XWork* x = <XWork*>calloc(1, sizeof(XWork))
-    cdef Py_ssize_t n = max_nh + 1
-    if x == NULL:
+    """A worker's XWork and all its buffers in one zeroed arena block, the XWork first."""
+    cdef XWork measured          # the measuring pass's (NULL) pointers, not used
+    cdef XWork* x
+    cdef Arena a
+    arena_measure(&a)
+    carve(&a, sizeof(XWork))
+    lay_out(&measured, &a, max_nh + 1)
+    if not arena_alloc(&a):
         return NULL
-    x.nq = <int*>calloc(NCLASSES * NTYPES, sizeof(int))
-    x.below = <int*>calloc(NCLASSES * NTYPES, sizeof(int))
-    x.le = <int*>calloc(NCLASSES * NTYPES, sizeof(int))
-    x.margin = <int64_t*>calloc(NCLASSES * NTYPES, sizeof(int64_t))
-    x.res = <uint16_t*>calloc(NCLASSES * NTYPES * 4, sizeof(uint16_t))
-    x.cat4 = <uint8_t*>calloc(NCLASSES, 1)
-    x.hmask = <uint64_t*>calloc(n, sizeof(uint64_t))
-    x.hcls = <uint16_t*>calloc(5 * n, sizeof(uint16_t))
-    x.acc = <int64_t*>calloc(n * NSLOTS, sizeof(int64_t))
-    x.corr = <int64_t*>calloc(n * NCARDS, sizeof(int64_t))
-    x.ncall = <uint8_t*>calloc(n * NSLOTS, 1)
-    x.dec = <uint8_t*>calloc(n * NCARDS, 1)
-    x.calls = <uint8_t*>calloc(n, 1)
-    x.every = <uint32_t*>calloc(NCLASSES * 4, sizeof(uint32_t))
-    if (not new_board(&x.b) or x.nq == NULL or x.below == NULL or x.le == NULL or x.margin == NULL
-            or x.res == NULL or x.cat4 == NULL or x.hmask == NULL or x.hcls == NULL or x.acc == NULL
-            or x.corr == NULL or x.ncall == NULL or x.dec == NULL or x.calls == NULL or x.every == NULL):
-        free_xwork(x)
-        return NULL
+    x = <XWork*>carve(&a, sizeof(XWork))
+    x.block = a.block
+    lay_out(x, &a, max_nh + 1)
     return x
 
 
 cdef void free_xwork(XWork* x) noexcept nogil:
-    if x == NULL:
-        return
-    free_board(&x.b)
-    free(x.nq)
-    free(x.below)
-    free(x.le)
-    free(x.margin)
-    free(x.res)
-    free(x.cat4)
-    free(x.hmask)
-    free(x.hcls)
-    free(x.acc)
-    free(x.corr)
-    free(x.ncall)
-    free(x.dec)
-    free(x.calls)
-    free(x.every)
-    free(x)
+    if x != NULL:
+        free(x.block)
 
 
 #: Number of e groups (3 x rank of e + its relation to the player's cards).
