@@ -58,6 +58,7 @@ setup(
             extension("_engine", "ext/engine.pyx"),
             extension("_exposure", "ext/exposure.pyx"),
             extension("_informed", "ext/informed.pyx"),
+            extension("_distribution", "ext/distribution.pyx"),
         ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},
