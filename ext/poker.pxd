@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Constants and inline nogil helpers shared by the compiled modules: table sizes, card
 types, rank-multiset indices and table-driven hand strength (tables from
-``analysis.tables``). A card c has rank c >> 2 and suit c & 3, as in ``analysis.cards``."""
+``analysis.hands.lookup``). A card c has rank c >> 2 and suit c & 3, as in
+``analysis.model.cards``. The plain C they use is in ``include/poker.h``."""
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t
 
