@@ -17,7 +17,7 @@ $(BIN)/python:
 
 # build dependencies first, then the package in place without build isolation, so a change
 # to ext/ only recompiles the extensions
-$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd ext/include/*.h)
 	$(BIN)/python -m pip install --quiet "setuptools>=68" wheel "cython>=3.0" "numpy>=2.0"
 	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[test,bench]'
 	touch $@

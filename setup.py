@@ -1,6 +1,7 @@
 """Build the compiled core (ext/*.pyx) into the analysis package, with OpenMP when the
 compiler has it and a serial build when it does not."""
 
+import glob
 import os
 import subprocess
 import sys
@@ -32,11 +33,16 @@ flags = ["-O3"] + (["-fopenmp"] if openmp else [])
 print(f"analysis: building the compiled core {'with' if openmp else 'without'} OpenMP", file=sys.stderr)
 
 
+# the plain C the kernels include (ext/include/*.h): a change to one rebuilds the extensions
+headers = sorted(glob.glob("ext/include/*.h"))
+
+
 def extension(name: str, source: str) -> Extension:
     return Extension(
         f"analysis.{name}",
         [source],
-        include_dirs=[np.get_include(), "ext"],
+        include_dirs=[np.get_include(), "ext", "ext/include"],
+        depends=headers,
         extra_compile_args=flags,
         extra_link_args=flags,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
@@ -52,6 +58,7 @@ setup(
             extension("_engine", "ext/engine.pyx"),
             extension("_exposure", "ext/exposure.pyx"),
             extension("_informed", "ext/informed.pyx"),
+            extension("_distribution", "ext/distribution.pyx"),
         ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},

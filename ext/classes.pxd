@@ -11,11 +11,12 @@ player's cards, how many of its holdings contain one given card of each of its t
 classes sorted by value accumulates those counts below each value.
 """
 
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc
 from libc.string cimport memset
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t, uintptr_t
 
-from poker cimport NPAIRS, NTRIPLES, NTYPES, pair_index, pair_index_any, sorted_index, type_counts, type_rank
+from poker cimport (NPAIRS, NTRIPLES, NTYPES, card_type, pair_index, pair_index_any, sorted_index, type_counts,
+                    type_rank)
 
 
 cdef enum:
@@ -23,6 +24,7 @@ cdef enum:
     DUMMY_C = NTYPES         # C slot that stays 0 (unused update / query slots)
     DUMMY_P = NTYPES * NTYPES  # P slot that stays 0
     NO_FLUSH = 4             # flush-suit scenario of a board with no 3 cards of a suit
+    ALIGN = 64               # a worker's buffers start on cache lines (Arena)
 
 
 cdef struct Game:
@@ -61,6 +63,40 @@ cdef struct Board:
     int P[NTYPES * NTYPES + 1]
     int pv[NTYPES * NTYPES]  # value of a 2-card holding (Hold'em) / hole pair (Omaha) by types t1 <= t2
     int n[NTYPES]            # cards of each type not on the board
+
+
+# A worker's buffers in one zeroed block, so that a worker allocates once and frees once:
+# a first pass lays the buffers out with no block (base NULL) to measure it, arena_alloc
+# allocates it, and a second pass lays them out again, in the same order, in the block.
+cdef struct Arena:
+    void* block              # what calloc returned: free(block) frees every buffer
+    char* base               # block rounded up to ALIGN; NULL while measuring
+    size_t used              # bytes laid out from base so far
+
+
+cdef inline void arena_measure(Arena* a) noexcept nogil:
+    """Start a measuring pass."""
+    a.block = NULL
+    a.base = NULL
+    a.used = 0
+
+
+cdef inline void* carve(Arena* a, size_t nbytes) noexcept nogil:
+    """The next buffer of nbytes, on an ALIGN boundary; NULL while measuring."""
+    cdef size_t at = (a.used + ALIGN - 1) & ~(<size_t>(ALIGN - 1))
+    a.used = at + nbytes
+    return a.base + at if a.base != NULL else NULL
+
+
+cdef inline bint arena_alloc(Arena* a) noexcept nogil:
+    """Allocate the zeroed block that the measuring pass laid out and start the second pass
+    at its first aligned byte; False when memory runs out."""
+    a.block = calloc(1, a.used + ALIGN)
+    if a.block == NULL:
+        return False
+    a.base = <char*>((<uintptr_t>a.block + ALIGN - 1) & ~(<uintptr_t>(ALIGN - 1)))
+    a.used = 0
+    return True
 
 
 cdef inline Game make_game(int k, bint omaha, int qualifier, uint64_t deck, int dealer_total,
@@ -313,21 +349,31 @@ cdef inline int holding_class(const int8_t* cards, int k, int scen) noexcept nog
     cdef int ty[3]
     cdef int i
     for i in range(k):
-        ty[i] = (cards[i] >> 2) + (13 if (cards[i] & 3) == scen else 0)
+        ty[i] = card_type(cards[i], scen)
     if k == 3:
         return sorted_type_index3(ty[0], ty[1], ty[2])
     return pair_index_any(ty[0], ty[1])
 
 
-cdef inline bint new_board(Board* w) noexcept nogil:
-    """Allocate a board's class buffers; False when memory runs out."""
-    w.cls = <Cls*>malloc(NCLASSES * sizeof(Cls))
-    w.order = <int*>malloc(NCLASSES * sizeof(int))
-    w.tmp = <int*>malloc(NCLASSES * sizeof(int))
-    return w.cls != NULL and w.order != NULL and w.tmp != NULL
+cdef inline void flop_holdings(const int8_t* holdings, Py_ssize_t nh, int k, uint64_t* hmask,
+                               uint16_t* hcls) noexcept nogil:
+    """What a kernel needs of one flop's nh holdings (k cards each) on every board: hmask[h],
+    the holding's cards as a bit set (to skip the boards that share a card with it), and
+    hcls[scen * nh + h], its class index in each flush-suit scenario (0..3, NO_FLUSH)."""
+    cdef Py_ssize_t h
+    cdef int i, scen
+    cdef uint64_t m
+    for h in range(nh):
+        m = 0
+        for i in range(k):
+            m |= (<uint64_t>1) << holdings[h * k + i]
+        hmask[h] = m
+        for scen in range(NO_FLUSH + 1):
+            hcls[scen * nh + h] = <uint16_t>holding_class(holdings + h * k, k, scen)
 
 
-cdef inline void free_board(Board* w) noexcept nogil:
-    free(w.cls)
-    free(w.order)
-    free(w.tmp)
+cdef inline void board_buffers(Board* w, Arena* a) noexcept nogil:
+    """Lay out a board's class buffers in a worker's arena."""
+    w.cls = <Cls*>carve(a, NCLASSES * sizeof(Cls))
+    w.order = <int*>carve(a, NCLASSES * sizeof(int))
+    w.tmp = <int*>carve(a, NCLASSES * sizeof(int))

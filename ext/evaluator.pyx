@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Batch poker evaluation over numpy arrays of card ints (compiled, nogil).
 
-Every function takes its lookup tables as arguments (built by ``analysis.tables``) and
-returns strengths 1..7462, bigger is better. ``analysis.evaluate`` is the public API.
+Every function takes its lookup tables as arguments (built by ``analysis.hands.lookup``)
+and returns strengths 1..7462, bigger is better. ``analysis.hands.evaluate`` is the public API.
 """
 
 from cython.parallel cimport prange

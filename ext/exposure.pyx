@@ -39,44 +39,25 @@ uint64 (at most the game's deals, k x 5.6e15 for Casino Omaha).
 """
 
 from cython.parallel cimport prange, parallel, threadid
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Board, Cls, Game, board_classes, check_flop_layout, free_board,
-                      holding_class, make_game, new_board)
-from poker cimport NCATEGORIES, NTYPES, flush_suit
+from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure,
+                      board_buffers, board_classes, carve, check_flop_layout, flop_holdings, make_game)
+from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit
 
-cdef extern from *:
-    """
-    typedef unsigned int expo_v4u __attribute__((vector_size(16)));
-    /* acc[0..3] += n x r[0..3] (four 16-bit counts): one vector multiply-add */
-    static inline void expo_madd4(unsigned int* acc, const unsigned short* r, unsigned int n) {
-        expo_v4u a, v = {r[0], r[1], r[2], r[3]};
-        __builtin_memcpy(&a, acc, 16);
-        a += v * n;
-        __builtin_memcpy(acc, &a, 16);
-    }
-    /* a signed 128-bit sum kept as two 64-bit words (lo, hi) */
-    static inline void expo_add128(unsigned long long* lohi, long long v) {
-        __int128 a = ((__int128)(long long)lohi[1] << 64) | (__int128)lohi[0];
-        a += v;
-        lohi[0] = (unsigned long long)a;
-        lohi[1] = (unsigned long long)(a >> 64);
-    }
-    """
-    void add128 "expo_add128"(uint64_t* lohi, int64_t v) noexcept nogil
-    void madd4 "expo_madd4"(uint32_t* acc, const uint16_t* r, uint32_t n) noexcept nogil
+cdef extern from "sums.h":
+    void add128 "sums_add128"(uint64_t* lohi, int64_t v) noexcept nogil
+    void madd4 "sums_madd4"(uint32_t* acc, const uint16_t* r, uint32_t n) noexcept nogil
 
 cdef enum:
-    NCOLS = NCATEGORIES * 4      # category x dealer result, as the store's columns
     NSLOTS = 13 + 4 * NTYPES     # per holding: 13 types without a flush, 26 per flush suit
     NRANKS = 13
     NRELATIONS = 3               # e pairs nothing / pairs the flop / pairs a hole card
     NEGROUPS = NRANKS * NRELATIONS
-    NCARDS = 52
 
 
 cdef struct Pay:
@@ -86,6 +67,7 @@ cdef struct Pay:
 
 
 cdef struct XWork:
+    void* block                  # the arena block that holds this XWork and every buffer below
     Board b
     int Ps[NTYPES * NTYPES + 1]  # P counts, symmetric: [t * NTYPES + u] = [u * NTYPES + t]; last: 0
     int pvs[NTYPES * NTYPES]     # pair values, symmetric; 0 for types with no card left
@@ -112,11 +94,6 @@ cdef inline Py_ssize_t region(int s, Py_ssize_t nh, Py_ssize_t h) noexcept nogil
     if s < 0 or s == NO_FLUSH:
         return h * 13
     return nh * 13 + (s * nh + h) * NTYPES
-
-
-cdef inline int type_of(int card, int s) noexcept nogil:
-    """Type of a card when the board's flush suit is s (-1: none)."""
-    return (card >> 2) + (13 if (card & 3) == s else 0)
 
 
 cdef void symmetric_pairs(XWork* x, int nt) noexcept nogil:
@@ -262,7 +239,7 @@ cdef void first_pass(const int* board, int s, Py_ssize_t nh, XWork* x) noexcept 
     """Add one board's margins to every holding's accumulators (pass 1)."""
     cdef Py_ssize_t h
     cdef int t, nt = NTYPES if s >= 0 else 13
-    cdef int turn = board[3], river = board[4], tt = type_of(board[3], s), tr = type_of(board[4], s)
+    cdef int turn = board[3], river = board[4], tt = card_type(board[3], s), tr = card_type(board[4], s)
     cdef uint64_t trm = ((<uint64_t>1) << turn) | ((<uint64_t>1) << river)
     cdef const uint16_t* hc = x.hcls + (s if s >= 0 else NO_FLUSH) * nh
     cdef const int64_t* m
@@ -303,7 +280,7 @@ cdef void second_pass(const int* board, int s, Py_ssize_t nh, const int64_t* wei
                     madd4(v, res + 4 * t, nk[t])
                 for i in range(2):  # the turn and river cards were counted as e: take them back
                     e = board[3 + i]
-                    madd4(v, res + 4 * type_of(e, s), 0u - x.dec[e * nh + h])
+                    madd4(v, res + 4 * card_type(e, s), 0u - x.dec[e * nh + h])
                 src = v
             wt = <uint64_t>weight[h]
             o = called + x.cat4[hc[h]]
@@ -348,7 +325,7 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
                 continue
             mg = pay.base + x.corr[e * nh + h] + x.acc[region(-1, nh, h) + (e >> 2)]
             for s in range(4):
-                mg += x.acc[region(s, nh, h) + type_of(e, s)]
+                mg += x.acc[region(s, nh, h) + card_type(e, s)]
             x.dec[e * nh + h] = mg > 0
             total += mg
             if margins_out != NULL:
@@ -373,12 +350,12 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
             states[grp] += <uint64_t>weight[h]
             mg = pay.base + x.corr[e * nh + h] + x.acc[region(-1, nh, h) + (e >> 2)]
             for s in range(4):
-                mg += x.acc[region(s, nh, h) + type_of(e, s)]
+                mg += x.acc[region(s, nh, h) + card_type(e, s)]
             add128(margins + 2 * grp, weight[h] * mg)
             if d:
                 for scen in range(5):
                     s = scen if scen < 4 else -1
-                    x.ncall[region(s, nh, h) + type_of(e, s)] += 1
+                    x.ncall[region(s, nh, h) + card_type(e, s)] += 1
         x.calls[h] = 0 if ncalled == 0 else (2 if ncalled == nseen else 1)
 
 
@@ -387,17 +364,10 @@ cdef void count_flop(const Game* g, const Pay* pay, const int8_t* flop, const in
                      Py_ssize_t ntr, XWork* x, uint64_t* states, uint64_t* margins, uint64_t* called,
                      int64_t* margins_out) noexcept nogil:
     """Both passes over one flop's turn/river pairs (class results once per orbit)."""
-    cdef Py_ssize_t h, p
-    cdef int i, scen, s, k = g.k
+    cdef Py_ssize_t p
+    cdef int i, s
     cdef int board[5]
-    cdef uint64_t m
-    for h in range(nh):
-        m = 0
-        for i in range(k):
-            m |= (<uint64_t>1) << holdings[h * k + i]
-        x.hmask[h] = m
-        for scen in range(5):
-            x.hcls[scen * nh + h] = <uint16_t>holding_class(holdings + h * k, k, scen)
+    flop_holdings(holdings, nh, g.k, x.hmask, x.hcls)
     memset(x.acc, 0, nh * NSLOTS * sizeof(int64_t))
     memset(x.corr, 0, nh * NCARDS * sizeof(int64_t))
     board[0] = flop[0]
@@ -419,52 +389,44 @@ cdef void count_flop(const Game* g, const Pay* pay, const int8_t* flop, const in
             decide_flop(g, pay, flop, holdings, nh, weight, hgroup, x, states, margins, margins_out)
 
 
+cdef void lay_out(XWork* x, Arena* a, Py_ssize_t n) noexcept nogil:
+    """Carve x's buffers, for flops of up to n holdings, out of a worker's arena."""
+    board_buffers(&x.b, a)
+    x.nq = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
+    x.below = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
+    x.le = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
+    x.margin = <int64_t*>carve(a, NCLASSES * NTYPES * sizeof(int64_t))
+    x.res = <uint16_t*>carve(a, NCLASSES * NTYPES * 4 * sizeof(uint16_t))
+    x.every = <uint32_t*>carve(a, NCLASSES * 4 * sizeof(uint32_t))
+    x.cat4 = <uint8_t*>carve(a, NCLASSES)
+    x.hmask = <uint64_t*>carve(a, n * sizeof(uint64_t))
+    x.hcls = <uint16_t*>carve(a, 5 * n * sizeof(uint16_t))
+    x.acc = <int64_t*>carve(a, n * NSLOTS * sizeof(int64_t))
+    x.corr = <int64_t*>carve(a, n * NCARDS * sizeof(int64_t))
+    x.ncall = <uint8_t*>carve(a, n * NSLOTS)
+    x.dec = <uint8_t*>carve(a, n * NCARDS)
+    x.calls = <uint8_t*>carve(a, n)
+
+
 cdef XWork* new_xwork(Py_ssize_t max_nh) noexcept nogil:
-    cdef XWork* x = <XWork*>calloc(1, sizeof(XWork))
-    cdef Py_ssize_t n = max_nh + 1
-    if x == NULL:
+    """A worker's XWork and all its buffers in one zeroed arena block, the XWork first."""
+    cdef XWork measured          # the measuring pass's (NULL) pointers, not used
+    cdef XWork* x
+    cdef Arena a
+    arena_measure(&a)
+    carve(&a, sizeof(XWork))
+    lay_out(&measured, &a, max_nh + 1)
+    if not arena_alloc(&a):
         return NULL
-    x.nq = <int*>calloc(NCLASSES * NTYPES, sizeof(int))
-    x.below = <int*>calloc(NCLASSES * NTYPES, sizeof(int))
-    x.le = <int*>calloc(NCLASSES * NTYPES, sizeof(int))
-    x.margin = <int64_t*>calloc(NCLASSES * NTYPES, sizeof(int64_t))
-    x.res = <uint16_t*>calloc(NCLASSES * NTYPES * 4, sizeof(uint16_t))
-    x.cat4 = <uint8_t*>calloc(NCLASSES, 1)
-    x.hmask = <uint64_t*>calloc(n, sizeof(uint64_t))
-    x.hcls = <uint16_t*>calloc(5 * n, sizeof(uint16_t))
-    x.acc = <int64_t*>calloc(n * NSLOTS, sizeof(int64_t))
-    x.corr = <int64_t*>calloc(n * NCARDS, sizeof(int64_t))
-    x.ncall = <uint8_t*>calloc(n * NSLOTS, 1)
-    x.dec = <uint8_t*>calloc(n * NCARDS, 1)
-    x.calls = <uint8_t*>calloc(n, 1)
-    x.every = <uint32_t*>calloc(NCLASSES * 4, sizeof(uint32_t))
-    if (not new_board(&x.b) or x.nq == NULL or x.below == NULL or x.le == NULL or x.margin == NULL
-            or x.res == NULL or x.cat4 == NULL or x.hmask == NULL or x.hcls == NULL or x.acc == NULL
-            or x.corr == NULL or x.ncall == NULL or x.dec == NULL or x.calls == NULL or x.every == NULL):
-        free_xwork(x)
-        return NULL
+    x = <XWork*>carve(&a, sizeof(XWork))
+    x.block = a.block
+    lay_out(x, &a, max_nh + 1)
     return x
 
 
 cdef void free_xwork(XWork* x) noexcept nogil:
-    if x == NULL:
-        return
-    free_board(&x.b)
-    free(x.nq)
-    free(x.below)
-    free(x.le)
-    free(x.margin)
-    free(x.res)
-    free(x.cat4)
-    free(x.hmask)
-    free(x.hcls)
-    free(x.acc)
-    free(x.corr)
-    free(x.ncall)
-    free(x.dec)
-    free(x.calls)
-    free(x.every)
-    free(x)
+    if x != NULL:
+        free(x.block)
 
 
 #: Number of e groups (3 x rank of e + its relation to the player's cards).

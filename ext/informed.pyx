@@ -22,40 +22,19 @@ from libc.stdlib cimport calloc, free
 import numpy as np
 
 from classes cimport Board, Game, make_game, pair_values
-from poker cimport NTYPES, flush_suit, type_counts
+from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit, type_counts
 
-cdef extern from *:
-    """
-    /* dealer holdings {i, j, l} for l in [lo, hi): value max(a, ri[l], rj[l]); counts of
-       values below q, below v and at most v (vectorised over l) */
-    static inline void inf_count_row(const short* ri, const short* rj, short a, int lo, int hi,
-                                     short q, short v, int* cq, int* cv, int* ce) {
-        int nq = 0, nv = 0, ne = 0;
-        for (int l = lo; l < hi; l++) {
-            short m = ri[l] > rj[l] ? ri[l] : rj[l];
-            m = m > a ? m : a;
-            nq += m < q;
-            nv += m < v;
-            ne += m <= v;
-        }
-        *cq += nq; *cv += nv; *ce += ne;
-    }
-    """
-    void count_row "inf_count_row"(const int16_t* ri, const int16_t* rj, int16_t a, int lo, int hi,
-                                   int16_t q, int16_t v, int* cq, int* cv, int* ce) noexcept nogil
+cdef extern from "informed.h":
+    void count_row "informed_count_row"(const int16_t* ri, const int16_t* rj, int16_t a, int lo, int hi,
+                                        int16_t q, int16_t v, int* cq, int* cv, int* ce) noexcept nogil
 
 cdef enum:
-    NCOLS = 40
     MAXR = 48                    # cards still in play, at most (rows of the pair matrix)
 
 
 cdef inline int pv_of(const Board* w, int t1, int t2) noexcept nogil:
     """Value of a pair of types in either order."""
     return w.pv[t1 * NTYPES + t2] if t1 <= t2 else w.pv[t2 * NTYPES + t1]
-
-
-cdef inline int card_type(int card, int s) noexcept nogil:
-    return (card >> 2) + (13 if (card & 3) == s else 0)
 
 
 cdef int holding_value(const Board* w, const int* types, int k) noexcept nogil:
@@ -156,7 +135,7 @@ cdef void count_state(const Game* g, const int8_t* hole, const int8_t* flop, con
             m += 1
     if turn >= 0:
         used |= (<uint64_t>1) << turn
-    for c in range(52):
+    for c in range(NCARDS):
         if (g.deck >> c) & 1 and not (used >> c) & 1:
             cards[n] = c
             n += 1

@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Omaha counting core (compiled, nogil): batch high and 8-or-better low evaluation,
-exact equity over every board completion, and final-hand category counts per board.
+"""Omaha core (compiled, nogil): batch high and 8-or-better low evaluation, and exact
+equity over every board completion (final-hand category counts are in ``distribution.pyx``).
 
-Tables come from ``analysis.tables`` and ``analysis.omaha`` (built there from the rules);
-``analysis.omaha``, ``analysis.equity`` and ``analysis.distribution`` are the public API.
+Tables come from ``analysis.hands.lookup`` and ``analysis.omaha4.evaluators``;
+``analysis.omaha4.evaluators`` and ``analysis.omaha4.equity`` are the public API.
 Hands use exactly 2 hole cards and exactly 3 board cards, for high and for low alike.
 
 Evaluation: the high is the best over the hole pairs of board_pair[board ranks, pair
@@ -21,12 +21,11 @@ hands), from which every share, frequency and chip split follows exactly.
 """
 
 from cython.parallel cimport prange, parallel, threadid
-from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int64_t
 
 import numpy as np
 
-from poker cimport (MS_WEIGHT, NCATEGORIES, NPAIRS, NTRIPLES, NTYPES, flush_suit, pair_index_any, sorted_index,
-                    type_counts, type_rank)
+from poker cimport MS_WEIGHT, NPAIRS, pair_index_any, sorted_index
 
 cdef enum:
     ROW_BLOCK = 16           # rows whose table reads are issued together
@@ -35,48 +34,10 @@ cdef enum:
     NOUTCOMES = HAND_SETS * HAND_SETS  # equity histogram entries: (best high, best low) sets
 
 
-cdef extern from *:
-    """
-    /* branchless compare-exchange: random cards make the branches of a sort unpredictable */
-    #define OMAHA_CSWAP(a, b) { int lo_ = a < b ? a : b; int hi_ = a < b ? b : a; a = lo_; b = hi_; }
-    /* multiset index of 5 ranks in any order (POKER_MS_WEIGHT comes from poker.pxd) */
-    static inline int omaha_rank5_index(int r0, int r1, int r2, int r3, int r4) {
-        OMAHA_CSWAP(r0, r1) OMAHA_CSWAP(r3, r4) OMAHA_CSWAP(r2, r4) OMAHA_CSWAP(r2, r3)
-        OMAHA_CSWAP(r1, r4) OMAHA_CSWAP(r0, r3) OMAHA_CSWAP(r0, r2) OMAHA_CSWAP(r1, r3)
-        OMAHA_CSWAP(r1, r2)
-        return POKER_MS_WEIGHT[0][r0] + POKER_MS_WEIGHT[1][r1] + POKER_MS_WEIGHT[2][r2]
-               + POKER_MS_WEIGHT[3][r3] + POKER_MS_WEIGHT[4][r4];
-    }
-    /* sort n ranks in place: a sorting network for 4 (Omaha), insertion otherwise */
-    static inline void omaha_sort_ranks(int* r, int n) {
-        if (n == 4) {
-            OMAHA_CSWAP(r[0], r[1]) OMAHA_CSWAP(r[2], r[3]) OMAHA_CSWAP(r[0], r[2])
-            OMAHA_CSWAP(r[1], r[3]) OMAHA_CSWAP(r[1], r[2])
-            return;
-        }
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && r[j - 1] > r[j]; j--) OMAHA_CSWAP(r[j - 1], r[j])
-    }
-    """
+cdef extern from "omaha.h":
     int rank5_index "omaha_rank5_index"(int r0, int r1, int r2, int r3, int r4) nogil
     void sort_ranks "omaha_sort_ranks"(int* r, int n) nogil
     int count_trailing_zeros "__builtin_ctz"(unsigned int x) nogil
-
-
-cdef inline int suited_triples(const int8_t* board, int s, int* masks) noexcept nogil:
-    """Rank masks of the 3-card subsets of the board cards of suit s; returns their number."""
-    cdef int r[5]
-    cdef int n = 0, i, j, l, count = 0
-    for i in range(5):
-        if (board[i] & 3) == s:
-            r[n] = board[i] >> 2
-            n += 1
-    for i in range(n):
-        for j in range(i + 1, n):
-            for l in range(j + 1, n):
-                masks[count] = (1 << r[i]) | (1 << r[j]) | (1 << r[l])
-                count += 1
-    return count
 
 
 cdef inline uint16_t flush_of(int board_mask, int hole_mask, const uint16_t* flush) noexcept nogil:
@@ -401,103 +362,4 @@ def outcome_sets(const int64_t[::1] hist):
     for i in range(NOUTCOMES):
         if hist[i]:
             out[i & (HAND_SETS - 1), i >> MAX_HANDS] = hist[i]
-    return out
-
-
-# ---------------------------------------------------------------------------------------
-# final-hand categories
-
-cdef void board_categories(int k, const int8_t* board, uint64_t deck, const uint16_t* board_pair,
-                           const uint16_t* flush, const uint8_t* category, int64_t* out) noexcept nogil:
-    """Holdings of k (3 or 4) cards from the deck less the board, by final category.
-
-    Cards of one *type* (rank, and whether of the board's flush suit) are interchangeable
-    on this board, so holdings are counted per multiset of types, with their number of
-    real holdings as weight; a holding's category is the best over its card pairs.
-    """
-    cdef int n[NTYPES]
-    cdef int tl[NTYPES]
-    cdef uint8_t pc[NTYPES][NTYPES]
-    cdef int tri[NTRIPLES]
-    cdef int r[5]
-    cdef int s, i, t1, t2, t3, t4, r1, r2, nt = 0, ntri = 0, ia, ib, ic, idd
-    cdef int run2, run3, run4
-    cdef int64_t w1, w2, w3, w4
-    cdef uint8_t c12, c123, c
-    cdef uint16_t v, f
-    cdef uint64_t avail = deck
-    cdef const uint16_t* row
-    for i in range(5):
-        avail &= ~((<uint64_t>1) << board[i])
-        r[i] = board[i] >> 2
-    row = board_pair + sorted_index(r, 5) * NPAIRS
-    s = flush_suit(board[0], board[1], board[2], board[3], board[4])
-    if s >= 0:
-        ntri = suited_triples(board, s, tri)
-    type_counts(avail, s, n)
-    for t1 in range(NTYPES):
-        if n[t1]:
-            tl[nt] = t1
-            nt += 1
-    for ia in range(nt):
-        t1 = tl[ia]
-        r1 = type_rank(t1)
-        for ib in range(ia, nt):
-            t2 = tl[ib]
-            r2 = type_rank(t2)
-            v = row[pair_index_any(r1, r2)]
-            if t1 >= 13 and t2 > t1:  # two cards of the flush suit
-                for i in range(ntri):
-                    f = flush[tri[i] | (1 << r1) | (1 << r2)]
-                    v = max(v, f)
-            pc[t1][t2] = category[v]
-            pc[t2][t1] = category[v]
-    for i in range(NCATEGORIES):
-        out[i] = 0
-    # multisets t1 <= t2 <= t3 (<= t4) of types; w = number of holdings of the multiset:
-    # a type repeated run + 1 times contributes C(n, run + 1) = C(n, run) (n - run) / (run + 1)
-    for ia in range(nt):
-        t1 = tl[ia]
-        w1 = n[t1]
-        for ib in range(ia, nt):
-            t2 = tl[ib]
-            run2 = 1 if ib == ia else 0
-            w2 = w1 * (n[t2] - run2) // (run2 + 1)
-            if w2 <= 0:
-                continue
-            c12 = pc[t1][t2]
-            for ic in range(ib, nt):
-                t3 = tl[ic]
-                run3 = run2 + 1 if ic == ib else 0
-                w3 = w2 * (n[t3] - run3) // (run3 + 1)
-                if w3 <= 0:
-                    continue
-                c123 = max(c12, max(pc[t1][t3], pc[t2][t3]))
-                if k == 3:
-                    out[c123] += w3
-                    continue
-                for idd in range(ic, nt):
-                    t4 = tl[idd]
-                    run4 = run3 + 1 if idd == ic else 0
-                    w4 = w3 * (n[t4] - run4) // (run4 + 1)
-                    if w4 <= 0:
-                        continue
-                    c = max(c123, max(pc[t1][t4], max(pc[t2][t4], pc[t3][t4])))
-                    out[c] += w4
-
-
-def category_counts(int k, const int8_t[:, ::1] boards, uint64_t deck,
-                    const uint16_t[:, ::1] board_pair, const uint16_t[::1] flush,
-                    const uint8_t[::1] category, int threads=1):
-    """Per board (rows of 5 cards), the holdings of k = 3 or 4 cards from the rest of the
-    deck (bit c of ``deck`` set for each card c) by final category: int64[boards, 10]."""
-    cdef Py_ssize_t nb = boards.shape[0], i
-    if k not in (3, 4) or boards.shape[1] != 5 or board_pair.shape[1] != NPAIRS:
-        raise ValueError("category_counts: 3 or 4 hole cards and rows of 5 board cards")
-    out = np.zeros((nb, NCATEGORIES), dtype=np.int64)
-    cdef int64_t[:, ::1] res = out
-    if nb == 0:
-        return out
-    for i in prange(nb, nogil=True, num_threads=threads, schedule="dynamic", chunksize=64):
-        board_categories(k, &boards[i, 0], deck, &board_pair[0, 0], &flush[0], &category[0], &res[i, 0])
     return out

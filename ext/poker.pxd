@@ -1,26 +1,13 @@
 # cython: language_level=3
 """Constants and inline nogil helpers shared by the compiled modules: table sizes, card
 types, rank-multiset indices and table-driven hand strength (tables from
-``analysis.tables``). A card c has rank c >> 2 and suit c & 3, as in ``analysis.cards``."""
+``analysis.hands.lookup``). A card c has rank c >> 2 and suit c & 3, as in
+``analysis.model.cards``. The plain C they use is in ``include/poker.h``."""
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t
 
 
-cdef extern from *:
-    """
-    static inline int poker_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    /* POKER_MS_WEIGHT[i][r] = C(r + i, i + 1): the multiset index of sorted ranks
-       r0 <= r1 <= ... is the sum of POKER_MS_WEIGHT[i][r_i] (analysis.tables.multiset_index) */
-    static const unsigned int POKER_MS_WEIGHT[7][13] = {
-        {0,1,2,3,4,5,6,7,8,9,10,11,12},
-        {0,1,3,6,10,15,21,28,36,45,55,66,78},
-        {0,1,4,10,20,35,56,84,120,165,220,286,364},
-        {0,1,5,15,35,70,126,210,330,495,715,1001,1365},
-        {0,1,6,21,56,126,252,462,792,1287,2002,3003,4368},
-        {0,1,7,28,84,210,462,924,1716,3003,5005,8008,12376},
-        {0,1,8,36,120,330,792,1716,3432,6435,11440,19448,31824},
-    };
-    """
+cdef extern from "poker.h":
     int popcount64 "poker_popcount64"(unsigned long long x) nogil
     const unsigned int MS_WEIGHT "POKER_MS_WEIGHT"[7][13]
 
@@ -29,7 +16,9 @@ cdef enum:
     NPAIRS = 91              # multisets of 2 of the 13 ranks: the pair axis of the pair tables
     NTRIPLES = 10            # 3-card subsets of a 5-card board
     NTYPES = 26              # card types on one board: rank, or rank of the flush suit (+13)
-    NCATEGORIES = 10         # final-hand categories (analysis.tables.CATEGORIES)
+    NCATEGORIES = 10         # final-hand categories (analysis.model.categories.CATEGORIES)
+    NCOLS = NCATEGORIES * 4  # count columns of a state: category x dealer result (the store's)
+    NCARDS = 52              # card ints 0..51 (a game's deck may use fewer)
 
 
 cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
@@ -46,6 +35,11 @@ cdef inline int flush_suit(int a, int b, int c, int d, int e) noexcept nogil:
         if counts[s] >= 3:
             return s
     return -1
+
+
+cdef inline int card_type(int card, int s) noexcept nogil:
+    """Type of a card when the board's flush suit is s (-1, or any value above 3: none)."""
+    return (card >> 2) + (13 if (card & 3) == s else 0)
 
 
 cdef inline int type_rank(int t) noexcept nogil:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from analysis import _omaha
+from analysis import _distribution
 from analysis.hands.lookup import tables
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES
@@ -87,7 +87,7 @@ def category_counts_per_board(
     rest of the deck by final category (int64, 10 columns in CATEGORIES order)."""
     deck = list(range(52)) if deck is None else deck
     t = tables()
-    return _omaha.category_counts(
+    return _distribution.category_counts(
         hole_cards,
         np.ascontiguousarray(boards, dtype=np.int8),
         sum(1 << c for c in deck),
