@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis import _enumerator
+import analysis._enumerator as _enumerator
 from analysis.counting.symmetry import FlopClass, flop_classes, flop_holdings, turn_river_orbits
 from analysis.hands.lookup import dealer_qualifier, hand_tables
 from analysis.model.errors import InputError

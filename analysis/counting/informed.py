@@ -18,7 +18,7 @@ from math import comb
 
 import numpy as np
 
-from analysis import _informed
+import analysis._informed as _informed
 from analysis.hands.lookup import dealer_qualifier, hand_tables
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError

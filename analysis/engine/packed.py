@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from analysis import _engine
+import analysis._engine as _engine
 from analysis.model.rules import Rules
 from analysis.parallel.threads import check_threads
 

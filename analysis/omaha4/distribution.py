@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from analysis import _omaha
+import analysis._omaha as _omaha
 from analysis.hands.lookup import tables
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES

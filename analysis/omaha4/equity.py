@@ -45,7 +45,7 @@ from math import comb, lcm
 import numpy as np
 import pandas as pd
 
-from analysis import _omaha
+import analysis._omaha as _omaha
 from analysis.hands.lookup import tables
 from analysis.model.cards import disjoint, format_card, format_cards, parse_cards
 from analysis.model.errors import InputError

@@ -25,7 +25,7 @@ from types import SimpleNamespace
 import numpy as np
 from numpy.typing import ArrayLike
 
-from analysis import _omaha
+import analysis._omaha as _omaha
 from analysis.hands.evaluate import as_card_array
 from analysis.hands.lookup import _all_multisets, _weights, tables
 from analysis.model.cards import disjoint, parse_cards

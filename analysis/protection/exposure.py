@@ -21,7 +21,7 @@ from math import comb
 
 import numpy as np
 
-from analysis import _exposure
+import analysis._exposure as _exposure
 from analysis.counting.enumeration import Prepared, prepare
 from analysis.counting.symmetry import FlopClass
 from analysis.hands.classes import HAND_CLASSES, hand_profile
