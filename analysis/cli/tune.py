@@ -71,7 +71,7 @@ def run(args) -> int:
 
     table = PayTable.load(args.paytable)
     if args.set:
-        table = table.replace(name=f"{table.name} (changed)", **dict(parse_assignment(a) for a in args.set))
+        table = table.with_pays(dict(parse_assignment(a) for a in args.set), name=f"{table.name} (changed)")
     sweeps = {c: parse_range(v, MAX_SWEEP) for c, v in map(parse_assignment, args.sweep)}
     if args.target is not None and not args.vary:
         raise InputError("--target needs --vary CATEGORY")
