@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from analysis.hands.features import StateFeatures, state_features
 from analysis.model.cards import RANKS
@@ -121,7 +122,7 @@ class HandProfile:
         return asdict(self)
 
 
-def hand_profile(rules: Rules, hole, flop) -> HandProfile:
+def hand_profile(rules: Rules, hole: ArrayLike, flop: ArrayLike) -> HandProfile:
     """The hand profile of every state (rows of hole cards and flops)."""
     features = state_features(rules, hole, flop)
     classes = hand_classes(features, rules)

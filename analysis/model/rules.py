@@ -46,7 +46,7 @@ class Rules:
     ranks: tuple[int, ...] = tuple(range(13))
     suits: tuple[int, ...] = (0, 1, 2, 3)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.hole_cards not in (2, 3):
             raise InputError(f"{self.name}: the enumerator handles 2 or 3 hole cards, not {self.hole_cards}")
         if self.must_use not in (None, 2):
@@ -128,7 +128,7 @@ class Rules:
             suits=tuple(sorted(SUITS.index(s) for s in suits)),
         )
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, object]:
         d = asdict(self)
         d["qualifier"] = (
             "none (the dealer always qualifies)"
