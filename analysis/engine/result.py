@@ -27,7 +27,7 @@ class GameResult:
     exact: ExactFigures
     calls: np.ndarray  # the decision per state
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, int | float | str]:
         """Figures for display and JSON: floats, plus exact values as strings."""
         head = {
             "game": self.rules.name,
