@@ -50,7 +50,7 @@ from analysis.engine.result import GameResult, game_result
 from analysis.hands.classes import HandProfile, hand_profile
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
-from analysis.model.outcomes import COLUMNS, RESULTS, Column, StateCounts, column_index
+from analysis.model.outcomes import COLUMNS, RESULTS, ColumnKey, StateCounts, column_index
 from analysis.model.payoffs import RowKey, check_pays_on, margin_coefficients, row_keys, row_of
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules, preset
@@ -73,8 +73,6 @@ REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss
 Strategy: TypeAlias = Callable[["ReturnEngine", PayTable, str], np.ndarray]
 #: Where an engine's states live: counts in memory, or a complete store on disk.
 StateSource: TypeAlias = StateCounts | OutcomeStore
-#: A (dealer result, player's final category) count column, as a plain tuple.
-ColumnKey: TypeAlias = tuple[str, str]
 #: Per-column values: exact ints, or floats.
 _Value = TypeVar("_Value", int, float)
 
@@ -107,7 +105,7 @@ class ReturnEngine:
     ) -> None:
         self.rules, self.pay, self.rest, self.weight, self.source = rules, pay, rest, weight, source
         # deals of the whole game
-        self.totals = {_key(column): int(n) for column, n in zip(COLUMNS, totals)}
+        self.totals = {column.key: int(n) for column, n in zip(COLUMNS, totals)}
         self._profile: HandProfile | None = None
 
     @classmethod
@@ -350,11 +348,11 @@ class ReturnEngine:
 
     def _split_columns(self, values: Mapping[ColumnKey, _Value]) -> tuple[list[_Value], list[_Value]]:
         """Coefficients of the pay-relevant and the other packed columns for per-column values."""
-        unknown = set(values) - {_key(c) for c in COLUMNS}
+        unknown = set(values) - {c.key for c in COLUMNS}
         if unknown:
             raise InputError(f"unknown count columns: {sorted(unknown)}")
         pay, rest = (
-            [values.get(_key(COLUMNS[cols[0]]), 0) if len(cols) == 1 else 0 for cols in sources]
+            [values.get(COLUMNS[cols[0]].key, 0) if len(cols) == 1 else 0 for cols in sources]
             for sources in (PAY_SOURCES, REST_SOURCES)
         )
         return pay, rest
@@ -370,7 +368,7 @@ class ReturnEngine:
         for sources, sums in ((PAY_SOURCES, pay), (REST_SOURCES, rest)):
             for cols, s in zip(sources, sums[:-1]):
                 if len(cols) == 1:
-                    out[_key(COLUMNS[cols[0]])] = int(s)
+                    out[COLUMNS[cols[0]].key] = int(s)
         if set(out) != {(r, c) for r in RESULTS for c in CATEGORIES}:
             raise AssertionError("the packed columns do not cover every (dealer result, category)")
         return out
@@ -380,11 +378,6 @@ def load_engine(game: str | Rules = "casino-omaha", options: RunOptions | None =
     """The return engine of a game from its outcome store (enumerated first if missing)."""
     rules = preset(game) if isinstance(game, str) else game
     return ReturnEngine.from_store(ensure_store(rules, options))
-
-
-def _key(column: Column) -> ColumnKey:
-    """A count column as the plain tuple (dealer result, category) that keys per-column values."""
-    return (column.result, column.category)
 
 
 def weighted_totals(sc: StateCounts) -> np.ndarray:

@@ -21,6 +21,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, replace
 from math import comb
+from typing import Protocol
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
@@ -142,6 +143,27 @@ class Rules:
         """Short hash of everything the enumeration depends on."""
         payload = {k: v for k, v in asdict(self).items() if k not in ("name", "call_multiple")}
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:10]
+
+
+class CountedGame(Protocol):
+    """What a return table is counted over: a game's :class:`Rules`, or the same game with
+    more states (one dealer card seen: :class:`analysis.protection.exposure.ExposedGame`)."""
+
+    @property
+    def call_multiple(self) -> int: ...
+
+    @property
+    def states(self) -> int:
+        """Decision states."""
+        ...
+
+    @property
+    def completions(self) -> int:
+        """Deals per decision state."""
+        ...
+
+    @property
+    def total_combinations(self) -> int: ...
 
 
 PRESETS = {
