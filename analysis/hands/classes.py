@@ -25,7 +25,7 @@ from analysis.model.categories import PAIR, STRAIGHT, TRIPS, TWO_PAIR
 from analysis.model.rules import Rules
 
 #: Plain-terms hand classes, first match wins (made hands, then draws, then high cards).
-HAND_CLASSES = (
+HAND_CLASSES: tuple[str, ...] = (
     "straight or better",
     "three of a kind",
     "two pair",

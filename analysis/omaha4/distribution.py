@@ -165,7 +165,7 @@ class PayTableReturn:
     def frame(self) -> pd.DataFrame:
         """Each category's pay and its contribution to the expected pay."""
         df = self.hands.frame()
-        df["pays"] = [self.paytable.pays[c] for c in df["category"]]
+        df["pays"] = df["category"].map(self.paytable.pays)  # Fractions
         df["contribution_exact"] = [p * pay for p, pay in zip(df["probability_exact"], df["pays"])]
         df["contribution"] = df["contribution_exact"].map(float)
         return df
