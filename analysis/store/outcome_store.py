@@ -86,7 +86,7 @@ class OutcomeStore(ShardFolder):
 
     suffix = ".parquet"
 
-    def __init__(self, path: Path, rules: Rules):
+    def __init__(self, path: Path, rules: Rules) -> None:
         self.rules = rules
         self.n_shards = ceil(len(flop_classes(rules.deck, rules.suits)) / FLOPS_PER_SHARD)
         super().__init__(path)

@@ -54,7 +54,7 @@ class ShardFolder:
 
     suffix = ""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.manifest_path = self.path / "manifest.json"
         self.manifest: dict[str, Any] = {}
