@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 from analysis.model.errors import InputError
 
-#: What :func:`as_fraction` takes as a number (numpy scalars also pass, as numbers.Real).
+#: What the API takes as an exact number (:func:`as_fraction` also takes numpy numbers).
 NumberLike: TypeAlias = int | float | Fraction | Decimal | str
 
 

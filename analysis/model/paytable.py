@@ -117,7 +117,7 @@ class PayTable:
     @classmethod
     def load(cls, spec: PayTableSpec = None) -> PayTable:
         """A pay table from a PayTable, a CSV path, the name of a table that ships with the
-        package (``"madrid"``; None for the default), a {category: pays} dict or a DataFrame."""
+        package (``"madrid"``; None for the default), a {category: pays} mapping or a DataFrame."""
         if isinstance(spec, PayTable):
             return spec
         if spec is None:
