@@ -40,12 +40,13 @@ browser:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver; \
 	fi
 
-# ruff (lint and formatting) and the import-linter contract that keeps the layers' arrows
-# pointing down (both configured in pyproject.toml)
+# ruff (lint and formatting), the import-linter contract that keeps the layers' arrows
+# pointing down, and mypy over analysis/ (all configured in pyproject.toml)
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 test: setup browser lint
 	$(BIN)/python -m pytest

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import NoReturn
 
 from analysis.cli import advise, app, enumerate_, equity, final_hands, protect, report, sidebet, simulate, tune
 from analysis.model.errors import AnalysisError
@@ -29,7 +30,7 @@ PROG = "casino-omaha"
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit 2)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

@@ -3,14 +3,19 @@ flop, and the dealer cards seen or dead cards known, if any), and the optimal de
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from analysis.cli.common import add_format, add_game_options, add_pay_options, print_json, rules_for
+from analysis.cli.common import Subparsers, add_format, add_game_options, add_pay_options, print_json, rules_for
+
+if TYPE_CHECKING:
+    from analysis.strategy.advice import Advice
 
 NAME = "advise"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         NAME, help="EV(call), EV(fold) and the optimal decision of one state", description=__doc__.replace("``", "")
     )
@@ -27,7 +32,7 @@ def add_parser(sub) -> None:
     add_format(p)
 
 
-def format_advice(a) -> str:
+def format_advice(a: Advice) -> str:
     """The advice in lines (an :class:`analysis.strategy.advice.Advice`)."""
     diff = a.ev_call - a.ev_fold
     return "\n".join(
@@ -45,7 +50,7 @@ def format_advice(a) -> str:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.strategy.advice import advise
 
     a = advise(

@@ -4,17 +4,26 @@ is missing (with progress); reports and saved pay tables go into ``--out``."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from analysis.cli.common import add_format, add_game_options, options_for, print_json, rules_for, whole_number
+from analysis.cli.common import (
+    Subparsers,
+    add_format,
+    add_game_options,
+    options_for,
+    print_json,
+    rules_for,
+    whole_number,
+)
 
 NAME = "app"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(NAME, help="serve the tuning panel as a web page (Voilà, 127.0.0.1)", description=__doc__)
     add_game_options(p)
     p.add_argument("--port", type=whole_number(1024, 65535, "the port"), default=8866, help="port (default 8866)")
@@ -39,7 +48,7 @@ def voila_command(notebook: Path, port: int) -> list[str]:
     ]
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from importlib.resources import files
 
     from analysis.store.runs import ensure_store

@@ -7,23 +7,27 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier
 from analysis.parallel.options import RunOptions
 from analysis.parallel.threads import MAX_THREADS
 
 if TYPE_CHECKING:
+    from analysis.engine.return_engine import ReturnEngine
     from analysis.parallel.cluster import Cluster
 
 MAX_HANDS = 10**9
 
+#: What each command's ``add_parser`` adds its parser to: the top parser's sub-commands.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-def whole_number(low: int, high: int | None = None, what: str = "a number"):
+
+def whole_number(low: int, high: int | None = None, what: str = "a number") -> Callable[[str], int]:
     """An argparse type: a whole number in [low, high]."""
 
     def parse(text: str) -> int:
@@ -124,7 +128,7 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
 
 
 @contextmanager
-def cluster_for(args) -> Iterator:
+def cluster_for(args: argparse.Namespace) -> Iterator[Cluster | None]:
     """The cluster the options ask for (None with --no-cluster), started when first used;
     its dashboard's address is printed then."""
     if args.no_cluster:
@@ -132,7 +136,7 @@ def cluster_for(args) -> Iterator:
         return
     from analysis.parallel.cluster import connect_cluster
 
-    def started(cluster) -> None:
+    def started(cluster: Cluster) -> None:
         where = "local cluster" if cluster.local else f"scheduler {cluster.address}"
         dashboard = f"dashboard {cluster.dashboard}" if cluster.dashboard else "no dashboard"
         print(f"dask: {where}, {cluster.workers} workers; {dashboard}", file=sys.stderr, flush=True)
@@ -156,7 +160,7 @@ def options_for(args: argparse.Namespace, cluster: Cluster | None = None) -> Run
     )
 
 
-def rules_for(args) -> Rules:
+def rules_for(args: argparse.Namespace) -> Rules:
     """The rules of ``--game`` with ``--qualifier`` and ``--call-multiple`` applied."""
     from dataclasses import replace
 
@@ -168,20 +172,20 @@ def rules_for(args) -> Rules:
     return rules
 
 
-def engine_for(args):
+def engine_for(args: argparse.Namespace) -> ReturnEngine:
     """The return engine of the game's rules from its store (enumerated first if missing)."""
     from analysis.engine.return_engine import load_engine
 
     return load_engine(rules_for(args), options_for(args))
 
 
-def print_json(data) -> None:
+def print_json(data: object) -> None:
     """One JSON object on stdout; exact numbers (Fractions) as text, numpy numbers as numbers."""
     json.dump(data, sys.stdout, indent=1, default=_plain)
     sys.stdout.write("\n")
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, Fraction):
         return str(value)
     if hasattr(value, "item"):  # numpy scalars

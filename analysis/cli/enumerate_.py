@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+
 from analysis.cli.common import (
+    Subparsers,
     add_cluster_options,
     add_format,
     add_game_options,
@@ -15,7 +18,7 @@ from analysis.cli.common import (
 NAME = "enumerate"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(NAME, help="build (or resume) the exact outcome store of a game", description=__doc__)
     add_game_options(p)
     p.add_argument(
@@ -27,7 +30,7 @@ def add_parser(sub) -> None:
     add_format(p)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.store.runs import ensure_store
 
     rules = rules_for(args)

@@ -3,12 +3,18 @@ every completion of the board is dealt."""
 
 from __future__ import annotations
 
-from analysis.cli.common import add_format, print_json, threads, whole_number
+import argparse
+from typing import TYPE_CHECKING
+
+from analysis.cli.common import Subparsers, add_format, print_json, threads, whole_number
+
+if TYPE_CHECKING:
+    from analysis.omaha4.equity import EquityResult
 
 NAME = "equity"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         NAME, help="exact Omaha (high or Hi/Lo) equity of 2 to 6 four-card hands", description=__doc__.replace("``", "")
     )
@@ -26,7 +32,7 @@ def add_parser(sub) -> None:
     add_format(p)
 
 
-def format_equity(result, pot_chips: int | None) -> str:
+def format_equity(result: EquityResult, pot_chips: int | None) -> str:
     from analysis.model.cards import format_cards
 
     df = result.frame(pot_chips)
@@ -54,7 +60,7 @@ def format_equity(result, pot_chips: int | None) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.omaha4.equity import compute_equity
 
     result = compute_equity(args.hands, args.board, args.dead, args.hilo, args.threads)

@@ -3,12 +3,14 @@ Casino Omaha (3) over every deal, and a pay table applied to them."""
 
 from __future__ import annotations
 
-from analysis.cli.common import add_format, print_json
+import argparse
+
+from analysis.cli.common import Subparsers, add_format, print_json
 
 NAME = "final-hands"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         NAME,
         help="exact final-hand categories of Omaha (4 cards) or Casino Omaha (3 cards) over "
@@ -24,7 +26,7 @@ def add_parser(sub) -> None:
     add_format(p)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.omaha4.distribution import final_hand_distribution, paytable_return
 
     r = paytable_return(final_hand_distribution(args.hole_cards), args.paytable)

@@ -12,9 +12,12 @@ an interrupted run resumes.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analysis.cli.common import (
+    Subparsers,
     add_cluster_options,
     add_format,
     add_game_options,
@@ -29,11 +32,17 @@ from analysis.cli.common import (
 )
 from analysis.model.errors import InputError
 
+if TYPE_CHECKING:
+    from analysis.engine.return_engine import ReturnEngine
+    from analysis.model.paytable import PayTable
+    from analysis.model.rules import Rules
+    from analysis.parallel.cluster import Cluster
+
 NAME = "protect"
 MAX_SAMPLES = 10**8
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         NAME,
         help="the player's edge with a flashed dealer card, the turn seen early or colluding seats",
@@ -71,7 +80,7 @@ def add_parser(sub) -> None:
     add_format(p)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.engine.return_engine import ReturnEngine
     from analysis.model.paytable import PayTable
     from analysis.store.runs import ensure_store
@@ -86,7 +95,9 @@ def run(args) -> int:
         return _sampled(args, rules, paytable, engine, cluster)
 
 
-def _exact(args, rules, paytable, engine, cluster) -> int:
+def _exact(
+    args: argparse.Namespace, rules: Rules, paytable: PayTable, engine: ReturnEngine, cluster: Cluster | None
+) -> int:
     from analysis.protection.edges import exposure_result
     from analysis.protection.runs import exposure_run
 
@@ -115,7 +126,9 @@ def _exact(args, rules, paytable, engine, cluster) -> int:
     return 0
 
 
-def _sampled(args, rules, paytable, engine, cluster) -> int:
+def _sampled(
+    args: argparse.Namespace, rules: Rules, paytable: PayTable, engine: ReturnEngine, cluster: Cluster | None
+) -> int:
     from analysis.protection.runs import sampled_run
     from analysis.protection.sampling import BaseGameControl, Information, estimate_edge
 

@@ -3,15 +3,20 @@ strategy, or with ``--out`` the full report (Excel workbook and HTML page with p
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, print_json
+from analysis.cli.common import Subparsers, add_format, add_game_options, add_pay_options, engine_for, print_json
+
+if TYPE_CHECKING:
+    from analysis.engine.result import GameResult
 
 NAME = "report"
 STRATEGIES = ("optimal", "always-call", "simple")
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         NAME,
         help="return table and summary of a game, pay table and strategy",
@@ -42,7 +47,7 @@ def add_parser(sub) -> None:
     )
 
 
-def format_result(result) -> str:
+def format_result(result: GameResult) -> str:
     """The return table and the summary figures as text."""
     t = result.table.copy()
     t["combinations"] = t["combinations"].map("{:,}".format)
@@ -70,8 +75,9 @@ def format_result(result) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.model.paytable import PayTable
+    from analysis.store.outcome_store import OutcomeStore
     from analysis.strategy.registry import strategy_named
 
     paytable = PayTable.load(args.paytable)
@@ -96,7 +102,7 @@ def run(args) -> int:
             | {
                 "qualifier": engine.rules.describe()["qualifier"],
                 "call_multiple": engine.rules.call_multiple,
-                "store_checksum": engine.source.checksum,
+                "store_checksum": engine.source.checksum if isinstance(engine.source, OutcomeStore) else None,
                 "return_table": result.table.to_dict(orient="records"),
             }
         )

@@ -5,14 +5,28 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
-from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
+from analysis.cli.common import (
+    Subparsers,
+    add_format,
+    add_game_options,
+    add_pay_options,
+    engine_for,
+    number,
+    print_json,
+)
 from analysis.model.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from analysis.sidebets.returns import SideBetResult
 
 NAME = "sidebet"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         NAME,
         help="a side bet's return table, progressive meter, tuning and floor figures",
@@ -48,7 +62,7 @@ def positive(text: str) -> Fraction:
     return value
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.sidebets.bet import SideBet
     from analysis.sidebets.returns import SideBetEngine
 
@@ -74,7 +88,7 @@ def run(args) -> int:
                 print(f"exact: {args.vary} pays {pay} -> return {ret}")
         return 0
     result = bets.evaluate(bet, args.stake, args.meter, args.strategy)
-    out = result.summary() | {"lines": result.table.to_dict(orient="records")}
+    out: dict[str, Any] = result.summary() | {"lines": result.table.to_dict(orient="records")}
     if bet.meter is not None:
         from analysis.sidebets.progressive import analyse_progressive
 
@@ -96,7 +110,7 @@ def run(args) -> int:
     return 0
 
 
-def format_sidebet(result, out: dict, floor) -> str:
+def format_sidebet(result: SideBetResult, out: dict[str, Any], floor: pd.DataFrame | None) -> str:
     """The side bet's return table and figures as text."""
     t = result.table.copy()
     t["combinations"] = t["combinations"].map("{:,}".format)

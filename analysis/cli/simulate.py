@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, hands, print_json, seed
+import argparse
+
+from analysis.cli.common import (
+    Subparsers,
+    add_format,
+    add_game_options,
+    add_pay_options,
+    engine_for,
+    hands,
+    print_json,
+    seed,
+)
 
 NAME = "simulate"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(NAME, help="Monte Carlo check of the exact figures", description=__doc__)
     add_game_options(p)
     add_pay_options(p)
@@ -17,7 +28,7 @@ def add_parser(sub) -> None:
     add_format(p)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.engine.simulation import simulate_strategy
     from analysis.strategy.registry import strategy_named
 

@@ -3,18 +3,27 @@ or two pays, or the pay that hits a target house edge."""
 
 from __future__ import annotations
 
+import argparse
 import time
 from fractions import Fraction
 from pathlib import Path
 
-from analysis.cli.common import add_format, add_game_options, add_pay_options, engine_for, number, print_json
+from analysis.cli.common import (
+    Subparsers,
+    add_format,
+    add_game_options,
+    add_pay_options,
+    engine_for,
+    number,
+    print_json,
+)
 from analysis.cli.report import format_result
 from analysis.model.errors import InputError
 
 NAME = "tune"
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         NAME,
         help="re-optimise for a changed pay table, sweep pays, or solve for a target edge",
@@ -65,13 +74,13 @@ def parse_range(text: str, limit: int) -> list[Fraction]:
         raise InputError(f"range {text!r} has {e.args[0]:,} values, at most {limit:,}: widen the step") from None
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from analysis.model.paytable import PayTable
     from analysis.tuning.tuner import MAX_SWEEP, Tuner
 
     table = PayTable.load(args.paytable)
     if args.set:
-        table = table.replace(name=f"{table.name} (changed)", **dict(parse_assignment(a) for a in args.set))
+        table = table.with_pays(dict(parse_assignment(a) for a in args.set), name=f"{table.name} (changed)")
     sweeps = {c: parse_range(v, MAX_SWEEP) for c, v in map(parse_assignment, args.sweep)}
     if args.target is not None and not args.vary:
         raise InputError("--target needs --vary CATEGORY")
@@ -81,13 +90,16 @@ def run(args) -> int:
     if sweeps:
         frame = tuner.sweep(table, **sweeps)
         if args.plot:
+            from matplotlib.figure import Figure
+
             from analysis.report.plots import plot_sweep
             from analysis.store.atomic import atomic_path
 
             names = list(sweeps)
-            ax = plot_sweep(frame, names[0], names[1] if len(names) > 1 else None)
+            fig = Figure(figsize=(6, 3.6))
+            plot_sweep(frame, names[0], names[1] if len(names) > 1 else None, ax=fig.subplots())
             with atomic_path(Path(args.plot)) as tmp:
-                ax.figure.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
+                fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
         print(frame.to_json(orient="records") if args.format == "json" else frame.to_string(index=False))
     elif args.target is not None:
         frame = tuner.solve(args.target, args.vary, tuple(args.bounds), args.integer, table)

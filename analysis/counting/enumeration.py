@@ -8,11 +8,12 @@ enumerated one per suit-symmetry orbit, with the number of real states each stan
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from analysis import _enumerator
+import analysis._enumerator as _enumerator
 from analysis.counting.symmetry import FlopClass, flop_classes, flop_holdings, turn_river_orbits
 from analysis.hands.lookup import dealer_qualifier, hand_tables
 from analysis.model.errors import InputError
@@ -96,20 +97,21 @@ def count_flops(rules: Rules, flops: list[FlopClass], threads: int | None = None
     return run(prepare(rules, flops), threads)
 
 
-def count_state(rules: Rules, hole, flop, threads: int = 1) -> np.ndarray:
+def count_state(rules: Rules, hole: Iterable[int], flop: Iterable[int], threads: int = 1) -> np.ndarray:
     """Exact counts (40 columns) of one decision state, enumerated on its own."""
-    hole, flop = sorted(int(c) for c in hole), sorted(int(c) for c in flop)
+    hole_cards, flop_cards = sorted(int(c) for c in hole), sorted(int(c) for c in flop)
     deck = set(rules.deck)
-    if len(hole) != rules.hole_cards or len(flop) != 3 or len(set(hole + flop)) != rules.hole_cards + 3:
+    cards = hole_cards + flop_cards
+    if len(hole_cards) != rules.hole_cards or len(flop_cards) != 3 or len(set(cards)) != rules.hole_cards + 3:
         raise InputError(f"a state is {rules.hole_cards} hole cards and 3 flop cards, all different")
-    if not set(hole + flop) <= deck:
+    if not set(cards) <= deck:
         raise InputError("the state uses cards that are not in the game's deck")
-    rest = sorted(deck - set(hole) - set(flop))
+    rest = sorted(deck - set(cards))
     pairs = np.array([(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]], dtype=np.int8)
     p = Prepared(
         rules=rules,
-        flop_cards=np.array([flop], dtype=np.int8),
-        holdings=np.array([hole], dtype=np.int8),
+        flop_cards=np.array([flop_cards], dtype=np.int8),
+        holdings=np.array([hole_cards], dtype=np.int8),
         hold_offsets=np.array([0, 1], dtype=np.int64),
         weights=np.ones(1, dtype=np.int64),
         tr_pairs=pairs,

@@ -12,13 +12,14 @@ pay table.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
 import numpy as np
 
-from analysis import _informed
+import analysis._informed as _informed
 from analysis.hands.lookup import dealer_qualifier, hand_tables
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
@@ -53,7 +54,7 @@ def completions(rules: Rules, knowledge: Knowledge) -> int:
     return comb(n, 2) * comb(n - 2, unseen_dealer)
 
 
-def check_knowledge(rules: Rules, hole, flop, knowledge: Knowledge) -> None:
+def check_knowledge(rules: Rules, hole: Sequence[int], flop: Sequence[int], knowledge: Knowledge) -> None:
     """Raise ValueError (naming the cards) unless the state can be dealt."""
     cards = list(hole) + list(flop) + knowledge.cards()
     if len(set(cards)) != len(cards):
@@ -99,7 +100,7 @@ def count_informed(
     return out
 
 
-def state_counts(rules: Rules, hole, flop, knowledge: Knowledge) -> np.ndarray:
+def state_counts(rules: Rules, hole: Sequence[int], flop: Sequence[int], knowledge: Knowledge) -> np.ndarray:
     """The 40 exact counts of one state with the given knowledge (checked)."""
     check_knowledge(rules, hole, flop, knowledge)
     seen = list(knowledge.seen) + [-1] * (rules.hole_cards - len(knowledge.seen))

@@ -61,7 +61,7 @@ def _flop_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> list[FlopCla
     images = np.array([colex_codes(p[reps]) for p in perms])  # perms x classes
     fixes = images == codes[None, :]
     return [
-        FlopClass(tuple(int(c) for c in rep), int(code), int(count), perms[fixes[:, i]])
+        FlopClass((int(rep[0]), int(rep[1]), int(rep[2])), int(code), int(count), perms[fixes[:, i]])
         for i, (rep, code, count) in enumerate(zip(reps, codes, counts))
     ]
 

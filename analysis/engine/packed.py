@@ -11,10 +11,12 @@ Casino Omaha's 18.5 million states take 1.1 GB for the 21 pay-relevant columns.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from analysis import _engine
+import analysis._engine as _engine
 from analysis.model.rules import Rules
 from analysis.parallel.threads import check_threads
 
@@ -26,11 +28,11 @@ if sys.byteorder != "little":  # the compiled core reads packed counts as little
 class Packed:
     """Counts packed row by row, ``width`` bytes each (see :mod:`analysis._engine`)."""
 
-    def __init__(self, data: np.ndarray, rows: int, ncols: int, width: int):
+    def __init__(self, data: np.ndarray, rows: int, ncols: int, width: int) -> None:
         self.data, self.rows, self.ncols, self.width = data, rows, ncols, width
 
     @classmethod
-    def pack(cls, counts: np.ndarray, sources, width: int) -> Packed:
+    def pack(cls, counts: np.ndarray, sources: Sequence[tuple[int, ...]], width: int) -> Packed:
         """Pack columns that are sums of ``counts`` columns (uint32 rows x 40)."""
         rows = len(counts)
         data = np.zeros(rows * len(sources) * width + 1, dtype=np.uint8)
@@ -38,7 +40,9 @@ class Packed:
         return cls(data, rows, len(sources), width)
 
     @staticmethod
-    def fill(data: np.ndarray, rows: int, start: int, counts: np.ndarray, sources, width: int) -> None:
+    def fill(
+        data: np.ndarray, rows: int, start: int, counts: np.ndarray, sources: Sequence[tuple[int, ...]], width: int
+    ) -> None:
         """Write the packed rows ``start...`` of ``counts`` into ``data``."""
         stride = len(sources) * width
         block = data[: rows * stride].reshape(rows, stride)[start : start + len(counts)]
@@ -50,7 +54,7 @@ class Packed:
                 raise OverflowError("a count does not fit in 3 bytes")
             block[:, j * width : (j + 1) * width] = column.view(np.uint8).reshape(-1, 4)[:, :width]
 
-    def unpack(self, rows) -> np.ndarray:
+    def unpack(self, rows: ArrayLike) -> np.ndarray:
         """The counts of the given rows as int64 (rows x ncols)."""
         stride = self.ncols * self.width
         raw = self.data[: self.rows * stride].reshape(self.rows, stride)[np.asarray(rows)]
@@ -59,9 +63,9 @@ class Packed:
 
     def play(
         self,
-        weight,
+        weight: np.ndarray,
         calls: np.ndarray,
-        coef=None,
+        coef: Sequence[int] | None = None,
         base: int = 0,
         threads: int | None = None,
         offset: np.ndarray | None = None,
@@ -73,7 +77,10 @@ class Packed:
         c = np.asarray(coef if decide else [], dtype=np.int64)
         largest = int(np.abs(offset).max(initial=0)) if offset is not None else 0
         # the sum fits in 64 bits unless |coef| x largest count x columns + |base| + |offset| does not
-        wide = decide and max(map(abs, coef)) * (1 << 8 * self.width) * self.ncols + abs(base) + largest >= _INT64
+        wide = (
+            coef is not None
+            and max(map(abs, coef)) * (1 << 8 * self.width) * self.ncols + abs(base) + largest >= _INT64
+        )
         sums = _engine.play(
             self.data,
             self.rows,
@@ -90,7 +97,7 @@ class Packed:
         )
         return sums.astype(np.int64)
 
-    def linear(self, coef, threads: int | None = None) -> np.ndarray:
+    def linear(self, coef: Sequence[int], threads: int | None = None) -> np.ndarray:
         """``coef . counts`` of every row, exact (int64); raises OverflowError when the
         coefficients could take a row beyond 64 bits."""
         if max(map(abs, coef), default=0) * (1 << 8 * self.width) * self.ncols >= _INT64:
@@ -99,7 +106,7 @@ class Packed:
             self.data, self.rows, self.ncols, self.width, np.asarray(coef, dtype=np.int64), check_threads(threads)
         )
 
-    def margins(self, coef, base: float, threads: int | None = None) -> np.ndarray:
+    def margins(self, coef: Sequence[float], base: float, threads: int | None = None) -> np.ndarray:
         return _engine.margins(
             self.data,
             self.rows,
@@ -110,7 +117,7 @@ class Packed:
             check_threads(threads),
         )
 
-    def group_sums(self, weight, groups: np.ndarray, n: int, threads: int | None = None) -> np.ndarray:
+    def group_sums(self, weight: np.ndarray, groups: np.ndarray, n: int, threads: int | None = None) -> np.ndarray:
         sums = _engine.group_sums(
             self.data,
             self.rows,

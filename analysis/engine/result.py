@@ -12,7 +12,7 @@ import pandas as pd
 from analysis.engine.statistics import ExactFigures, exact_figures
 from analysis.model.payoffs import RowKey, outcome_payoffs
 from analysis.model.paytable import PayTable
-from analysis.model.rules import Rules
+from analysis.model.rules import CountedGame, Rules
 
 
 @dataclass
@@ -27,7 +27,7 @@ class GameResult:
     exact: ExactFigures
     calls: np.ndarray  # the decision per state
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, int | float | str]:
         """Figures for display and JSON: floats, plus exact values as strings."""
         head = {
             "game": self.rules.name,
@@ -39,14 +39,22 @@ class GameResult:
 
 
 def game_result(
-    rules: Rules, paytable: PayTable, strategy: str, pays_on: str, combos: dict[RowKey, int], calls: np.ndarray
+    rules: Rules,
+    paytable: PayTable,
+    strategy: str,
+    pays_on: str,
+    combos: dict[RowKey, int],
+    calls: np.ndarray,
+    game: CountedGame | None = None,
 ) -> GameResult:
-    """Return table and exact figures from the deals counted per return-table row."""
+    """Return table and exact figures from the deals counted per return-table row, over
+    the states and deals of ``game`` (default: the rules' own)."""
+    game = rules if game is None else game
     payoffs = outcome_payoffs(paytable, rules, pays_on)
     total = sum(combos.values())
-    if total != rules.total_combinations:
-        raise AssertionError(f"combinations add up to {total}, expected {rules.total_combinations}")
-    called_states = rules.states - combos[("fold", "")] // rules.completions
+    if total != game.total_combinations:
+        raise AssertionError(f"combinations add up to {total}, expected {game.total_combinations}")
+    called_states = game.states - combos[("fold", "")] // game.completions
     table = pd.DataFrame(
         {
             "outcome": [k[0] for k in payoffs],
@@ -57,5 +65,5 @@ def game_result(
             "contribution": [float(Fraction(combos[k], total) * p) for k, p in payoffs.items()],
         }
     )
-    exact = exact_figures(combos, payoffs, rules, called_states)
+    exact = exact_figures(combos, payoffs, game, called_states)
     return GameResult(rules, paytable, strategy, pays_on, table, exact, calls)

@@ -37,23 +37,25 @@ True
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from math import lcm
-from typing import Protocol
+from typing import Protocol, TypeAlias, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from analysis.engine.packed import Packed, count_width, small_weights
 from analysis.engine.result import GameResult, game_result
 from analysis.hands.classes import HandProfile, hand_profile
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
-from analysis.model.outcomes import COLUMNS, RESULTS, StateCounts, column_index
+from analysis.model.outcomes import COLUMNS, RESULTS, ColumnKey, StateCounts, column_index
 from analysis.model.payoffs import RowKey, check_pays_on, margin_coefficients, row_keys, row_of
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules, preset
 from analysis.parallel.options import RunOptions
+from analysis.store.outcome_store import OutcomeStore
 from analysis.store.runs import ensure_store
 
 _INT64 = 2**63
@@ -68,7 +70,11 @@ PAY_SOURCES = (
 #: final-hands table of a report is their only reader.
 REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
 
-Strategy = Callable[["ReturnEngine", PayTable, str], np.ndarray]
+Strategy: TypeAlias = Callable[["ReturnEngine", PayTable, str], np.ndarray]
+#: Where an engine's states live: counts in memory, or a complete store on disk.
+StateSource: TypeAlias = StateCounts | OutcomeStore
+#: Per-column values: exact ints, or floats.
+_Value = TypeVar("_Value", int, float)
 
 
 class StateTerm(Protocol):
@@ -94,9 +100,12 @@ class ReturnEngine:
     outcome store, whose packed matrix is cached beside the shards and mapped).
     """
 
-    def __init__(self, rules: Rules, pay: Packed, rest: Packed, weight: np.ndarray, totals: np.ndarray, source):
+    def __init__(
+        self, rules: Rules, pay: Packed, rest: Packed, weight: np.ndarray, totals: np.ndarray, source: StateSource
+    ) -> None:
         self.rules, self.pay, self.rest, self.weight, self.source = rules, pay, rest, weight, source
-        self.totals = {tuple(column): int(n) for column, n in zip(COLUMNS, totals)}  # deals of the whole game
+        # deals of the whole game
+        self.totals = {column.key: int(n) for column, n in zip(COLUMNS, totals)}
         self._profile: HandProfile | None = None
 
     @classmethod
@@ -113,12 +122,12 @@ class ReturnEngine:
         )
 
     @classmethod
-    def from_store(cls, store) -> ReturnEngine:
+    def from_store(cls, store: OutcomeStore) -> ReturnEngine:
         """The engine of a complete store. Its packed matrices are built on first use and
         kept beside the shards; they are mapped, so only what a question reads is loaded."""
         rules, width = store.rules, count_width(store.rules)
 
-        def build(_store) -> dict[str, np.ndarray]:
+        def build(_store: OutcomeStore) -> dict[str, np.ndarray]:
             rows = store.rows
             pay = np.zeros(rows * len(PAY_SOURCES) * width + 1, dtype=np.uint8)
             rest = np.zeros(rows * len(REST_SOURCES) * width + 1, dtype=np.uint8)
@@ -183,7 +192,7 @@ class ReturnEngine:
     def optimal_calls(self, paytable: PayTable, pays_on: str = "ante", extra: StateTerm | None = None) -> np.ndarray:
         return self._play(paytable, pays_on, None, extra)[1]
 
-    def margins(self, paytable=None, pays_on: str = "ante") -> np.ndarray:
+    def margins(self, paytable: PayTableSpec = None, pays_on: str = "ante") -> np.ndarray:
         """EV(call) - EV(fold) of every state, in antes (float64: for plots)."""
         coef, base, d = self.coefficients(PayTable.load(paytable), pays_on)
         scale = d * self.rules.completions
@@ -203,7 +212,7 @@ class ReturnEngine:
 
     def decide(
         self,
-        paytable=None,
+        paytable: PayTableSpec = None,
         strategy: str | Strategy = "optimal",
         pays_on: str = "ante",
         name: str | None = None,
@@ -228,14 +237,14 @@ class ReturnEngine:
             if calls.shape != (self.states,):
                 raise InputError(f"a strategy must give one decision per state ({self.states}), got {calls.shape}")
             sums, calls = self._play(paytable, pays_on, calls)
-        name = name or (strategy if isinstance(strategy, str) else getattr(strategy, "__name__", "custom"))
-        return game_result(self.rules, paytable, name, pays_on, self._combos(sums), calls)
+        label = name or (strategy if isinstance(strategy, str) else str(getattr(strategy, "__name__", "custom")))
+        return game_result(self.rules, paytable, label, pays_on, self._combos(sums), calls)
 
     def combos(self, calls: np.ndarray) -> dict[RowKey, int]:
         """Deals per return-table row when the player calls exactly the ``calls`` states."""
         return self._combos(self.pay.play(self.weight, np.ascontiguousarray(calls, dtype=bool)))
 
-    def _strategy(self, strategy) -> Strategy:
+    def _strategy(self, strategy: str | Strategy) -> Strategy:
         if callable(strategy):
             return strategy
         try:
@@ -281,7 +290,7 @@ class ReturnEngine:
             approx, tolerance = approx * to_antes + extra.approx(), tolerance * to_antes + 1e-9
         calls = approx > 0
         near = np.flatnonzero(np.abs(approx) <= tolerance)
-        terms = extra.exact(near) if extra is not None else [0] * len(near)
+        terms = extra.exact(near) if extra is not None else [Fraction(0)] * len(near)
         for i, row, term in zip(near, self.pay.unpack(near), terms):
             calls[i] = Fraction(sum(c * int(n) for c, n in zip(coef, row)) + base, common) + term > 0
         return calls
@@ -312,7 +321,7 @@ class ReturnEngine:
         folded = np.bincount(groups[~calls], weights=self.weight[~calls], minlength=n)  # exact: < 2**53
         return self._row_counts(sums, folded.astype(np.int64))
 
-    def count_sums(self, values: dict[tuple[str, str], int]) -> np.ndarray:
+    def count_sums(self, values: Mapping[ColumnKey, int]) -> np.ndarray:
         """``sum over columns of values[column] x count[column]`` of every state, exact
         (int64), for (dealer result, final category) columns; raises OverflowError when a
         state's sum could leave 64 bits."""
@@ -321,12 +330,12 @@ class ReturnEngine:
             raise OverflowError("count_sums: values too large for exact 64-bit sums")
         return self.pay.linear(pay) + self.rest.linear(rest)
 
-    def count_sums_float(self, values: dict[tuple[str, str], float]) -> np.ndarray:
+    def count_sums_float(self, values: Mapping[ColumnKey, float]) -> np.ndarray:
         """:meth:`count_sums` in float64, for any values."""
         pay, rest = self._split_columns(values)
         return self.pay.margins(pay, 0.0) + self.rest.margins(rest, 0.0)
 
-    def state_counts(self, rows) -> np.ndarray:
+    def state_counts(self, rows: ArrayLike) -> np.ndarray:
         """The 40 counts (COLUMNS order, int64) of the given states."""
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((len(rows), len(COLUMNS)), dtype=np.int64)
@@ -337,28 +346,29 @@ class ReturnEngine:
                     out[:, cols[0]] = unpacked[:, j]
         return out
 
-    def _split_columns(self, values: dict) -> tuple[list, list]:
+    def _split_columns(self, values: Mapping[ColumnKey, _Value]) -> tuple[list[_Value], list[_Value]]:
         """Coefficients of the pay-relevant and the other packed columns for per-column values."""
-        unknown = set(values) - {tuple(c) for c in COLUMNS}
+        unknown = set(values) - {c.key for c in COLUMNS}
         if unknown:
             raise InputError(f"unknown count columns: {sorted(unknown)}")
-        return [
-            [values.get(tuple(COLUMNS[cols[0]]), 0) if len(cols) == 1 else 0 for cols in sources]
+        pay, rest = (
+            [values.get(COLUMNS[cols[0]].key, 0) if len(cols) == 1 else 0 for cols in sources]
             for sources in (PAY_SOURCES, REST_SOURCES)
-        ]
+        )
+        return pay, rest
 
-    def column_sums(self, calls: np.ndarray | None = None) -> dict[tuple[str, str], int]:
+    def column_sums(self, calls: np.ndarray | None = None) -> dict[ColumnKey, int]:
         """Exact deals over the called states (all states when None) by (dealer result,
         player's final category)."""
         if calls is None:
             return dict(self.totals)
         calls = np.ascontiguousarray(calls, dtype=bool)
         pay, rest = self.pay.play(self.weight, calls), self.rest.play(self.weight, calls)
-        out = {}
+        out: dict[ColumnKey, int] = {}
         for sources, sums in ((PAY_SOURCES, pay), (REST_SOURCES, rest)):
             for cols, s in zip(sources, sums[:-1]):
                 if len(cols) == 1:
-                    out[tuple(COLUMNS[cols[0]])] = int(s)
+                    out[COLUMNS[cols[0]].key] = int(s)
         if set(out) != {(r, c) for r in RESULTS for c in CATEGORIES}:
             raise AssertionError("the packed columns do not cover every (dealer result, category)")
         return out

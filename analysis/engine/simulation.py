@@ -14,13 +14,13 @@ from math import sqrt
 import numpy as np
 
 from analysis.counting.symmetry import canonical_states
-from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.return_engine import ReturnEngine, StateSource, Strategy
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.model.errors import InputError
 from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.payoffs import check_pays_on
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules
 from analysis.store.shards import StoreError
 
@@ -104,7 +104,7 @@ def stored_keys(engine: ReturnEngine) -> np.ndarray:
     """The sorted keys of the engine's stored states (for :func:`lookup_calls`; cached beside
     the store, since computing them takes longer than a simulation)."""
 
-    def build(source) -> dict[str, np.ndarray]:
+    def build(source: StateSource) -> dict[str, np.ndarray]:
         hole, flop = source.cards()
         return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}
 
@@ -151,7 +151,12 @@ def simulate(
 
 
 def simulate_strategy(
-    engine: ReturnEngine, paytable, strategy, hands: int, seed: int, pays_on: str = "ante"
+    engine: ReturnEngine,
+    paytable: PayTableSpec,
+    strategy: str | Strategy,
+    hands: int,
+    seed: int,
+    pays_on: str = "ante",
 ) -> Simulation:
     """Simulate a strategy of the engine, with the engine's exact house edge beside it."""
     exact = engine.decide(paytable, strategy, pays_on)

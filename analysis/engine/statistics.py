@@ -13,7 +13,7 @@ from statistics import NormalDist
 import numpy as np
 
 from analysis.model.payoffs import RowKey
-from analysis.model.rules import Rules
+from analysis.model.rules import CountedGame
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class ExactFigures:
 
 
 def exact_figures(
-    combos: dict[RowKey, int], payoffs: dict[RowKey, Fraction], rules: Rules, called_states: int
+    combos: dict[RowKey, int], payoffs: dict[RowKey, Fraction], rules: CountedGame, called_states: int
 ) -> ExactFigures:
     """House edge, element of risk, call rate, variance, ... exactly, from the deals counted
     per return-table row and the row's payoff."""

@@ -18,14 +18,16 @@ Hold'em) and kept, so the second look is instant.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import Final, Literal
 
 import pandas as pd
 
 from analysis.engine.return_engine import ReturnEngine, load_engine
 from analysis.model.cards import RANKS
 from analysis.model.payoffs import check_pays_on
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules, preset, qualifier_text
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import OutcomeStore
@@ -35,14 +37,18 @@ QUALIFIERS: tuple[int | None, ...] = (None, *range(13))
 #: Call bets a designer may choose, in antes.
 CALL_MULTIPLES = (1, 2, 3, 4)
 #: Keep the game's own value of a knob.
-OWN = "own"
+OWN: Final = "own"
 
 
 def qualifier_label(rank: int | None) -> str:
     return "none (the dealer always qualifies)" if rank is None else f"a pair of {RANKS[rank]}s or better"
 
 
-def variant_rules(game: str | Rules, qualifier_rank: int | None | str = OWN, call_multiple: int | str = OWN) -> Rules:
+def variant_rules(
+    game: str | Rules,
+    qualifier_rank: int | None | Literal["own"] = OWN,
+    call_multiple: int | Literal["own"] = OWN,
+) -> Rules:
     """The rules of a game (a preset name or Rules) with the qualifier and call bet changed;
     ``OWN`` keeps the game's own."""
     rules = preset(game) if isinstance(game, str) else game
@@ -58,7 +64,7 @@ class Engines:
     loaded on first use and kept; a call bet plays a loaded engine's counts. Safe to share
     between threads (a store is computed at most once at a time)."""
 
-    def __init__(self, options: RunOptions | None = None):
+    def __init__(self, options: RunOptions | None = None) -> None:
         self.options = options or RunOptions(progress=False)
         self._loaded: dict[str, ReturnEngine] = {}
         self._lock = threading.Lock()
@@ -92,9 +98,9 @@ class Engines:
 
 def rule_grid(
     game: str | Rules,
-    qualifiers=QUALIFIERS,
-    call_multiples=CALL_MULTIPLES,
-    paytable=None,
+    qualifiers: Iterable[int | None] = QUALIFIERS,
+    call_multiples: Iterable[int] = CALL_MULTIPLES,
+    paytable: PayTableSpec = None,
     pays_on: str = "ante",
     engines: Engines | None = None,
 ) -> pd.DataFrame:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from analysis.hands.features import StateFeatures, state_features
 from analysis.model.cards import RANKS
@@ -24,7 +25,7 @@ from analysis.model.categories import PAIR, STRAIGHT, TRIPS, TWO_PAIR
 from analysis.model.rules import Rules
 
 #: Plain-terms hand classes, first match wins (made hands, then draws, then high cards).
-HAND_CLASSES = (
+HAND_CLASSES: tuple[str, ...] = (
     "straight or better",
     "three of a kind",
     "two pair",
@@ -121,7 +122,7 @@ class HandProfile:
         return asdict(self)
 
 
-def hand_profile(rules: Rules, hole, flop) -> HandProfile:
+def hand_profile(rules: Rules, hole: ArrayLike, flop: ArrayLike) -> HandProfile:
     """The hand profile of every state (rows of hole cards and flops)."""
     features = state_features(rules, hole, flop)
     classes = hand_classes(features, rules)

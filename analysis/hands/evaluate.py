@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from analysis import _evaluator
+import analysis._evaluator as _evaluator
 from analysis.hands.lookup import tables
 from analysis.model.cards import parse_cards
 from analysis.model.categories import CATEGORIES

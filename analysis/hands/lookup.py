@@ -23,12 +23,14 @@ Tables (all numpy arrays, built once and cached):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
-from types import SimpleNamespace
 
 import numpy as np
+from numpy.typing import NDArray
 
 from analysis.model.categories import (
     FLUSH,
@@ -47,7 +49,7 @@ ACE = 12
 _WHEEL = (ACE, 0, 1, 2, 3)
 
 
-def multiset_index(sorted_ranks) -> int:
+def multiset_index(sorted_ranks: Iterable[int]) -> int:
     """Colex index of a multiset of ranks given in ascending order.
 
     The multiset r0 <= r1 <= ... maps to the set r0 < r1+1 < r2+2 < ..., ranked in the
@@ -56,7 +58,7 @@ def multiset_index(sorted_ranks) -> int:
     return sum(comb(r + i, i + 1) for i, r in enumerate(sorted_ranks))
 
 
-def _straight_top(distinct_desc) -> int | None:
+def _straight_top(distinct_desc: Sequence[int]) -> int | None:
     """Top rank of the straight made by 5 distinct ranks (descending), or None."""
     if len(distinct_desc) != 5:
         return None
@@ -67,7 +69,11 @@ def _straight_top(distinct_desc) -> int | None:
     return None
 
 
-def hand_key(ranks, suited: bool) -> tuple:
+#: A 5-card hand's ordering key: (category code, tie-breaking ranks).
+HandKey = tuple[int, tuple[int, ...]]
+
+
+def hand_key(ranks: list[int], suited: bool) -> HandKey:
     """Ordering key of a 5-card hand: (category, tie-breaking ranks)."""
     counts = {r: ranks.count(r) for r in set(ranks)}
     # ranks ordered by (count, rank), both descending: the poker tie-break order
@@ -146,32 +152,46 @@ def hand_tables(omaha: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t.omaha_pair if omaha else t.holdem_pair, t.flush, t.category
 
 
+@dataclass(frozen=True)
+class HandTables:
+    """The evaluator's tables; see the module docstring."""
+
+    category: NDArray[np.uint8]
+    primary: NDArray[np.uint8]
+    rank5: NDArray[np.uint16]
+    rank6: NDArray[np.uint16]
+    rank7: NDArray[np.uint16]
+    flush: NDArray[np.uint16]
+    omaha_pair: NDArray[np.uint16]
+    holdem_pair: NDArray[np.uint16]
+
+
 @cache
-def tables() -> SimpleNamespace:
+def tables() -> HandTables:
     """Build (once) every evaluator table; see the module docstring."""
-    keys = set()
+    keys: set[HandKey] = set()
     rank_multisets = [m for m in combinations_with_replacement(range(13), 5) if max(m.count(r) for r in m) <= 4]
     flush_sets = list(combinations(range(13), 5))
     for m in rank_multisets:
         keys.add(hand_key(list(m), suited=False))
-    for s in flush_sets:
-        keys.add(hand_key(list(s), suited=True))
+    for ranks in flush_sets:
+        keys.add(hand_key(list(ranks), suited=True))
     ordered = sorted(keys)
     strength_of = {k: i + 1 for i, k in enumerate(ordered)}
 
     category = np.zeros(len(ordered) + 1, dtype=np.uint8)
     primary = np.zeros(len(ordered) + 1, dtype=np.uint8)
-    for k, s in strength_of.items():
-        category[s] = k[0]
-        primary[s] = k[1][0]  # hand_key's tie-break ranks start with the naming rank
+    for k, strength in strength_of.items():
+        category[strength] = k[0]
+        primary[strength] = k[1][0]  # hand_key's tie-break ranks start with the naming rank
 
     rank5 = np.zeros(comb(17, 5), dtype=np.uint16)
     for m in rank_multisets:
         rank5[multiset_index(m)] = strength_of[hand_key(list(m), suited=False)]
 
     flush5 = np.zeros(1 << 13, dtype=np.uint16)
-    for s in flush_sets:
-        flush5[sum(1 << r for r in s)] = strength_of[hand_key(list(s), suited=True)]
+    for ranks in flush_sets:
+        flush5[sum(1 << r for r in ranks)] = strength_of[hand_key(list(ranks), suited=True)]
     flush = _best_flush(flush5)
 
     rank6 = _max_over_subsets(_all_multisets(6), rank5)
@@ -182,7 +202,7 @@ def tables() -> SimpleNamespace:
     omaha_pair = rank5_of_union(triples, pairs, rank5)
     holdem_pair = rank5_of_union(boards, pairs, rank7, n=7)
 
-    return SimpleNamespace(
+    return HandTables(
         category=category,
         primary=primary,
         rank5=rank5,

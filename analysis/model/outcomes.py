@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -38,6 +38,11 @@ def colex_codes(cards: np.ndarray) -> np.ndarray:
 RESULTS = ("noqual", "win", "tie", "loss")
 
 
+#: A count column as a plain (dealer result, player's final category) tuple: how
+#: per-column values and sums are keyed.
+ColumnKey: TypeAlias = tuple[str, str]
+
+
 class Column(NamedTuple):
     """One count column: the dealer result and the player's final category."""
 
@@ -48,6 +53,11 @@ class Column(NamedTuple):
     def name(self) -> str:
         """The column's name in a store shard."""
         return f"{self.result}_{self.category}"
+
+    @property
+    def key(self) -> ColumnKey:
+        """The column as a plain tuple (see :data:`ColumnKey`)."""
+        return (self.result, self.category)
 
 
 #: Count columns, in the kernel's order (category-major).

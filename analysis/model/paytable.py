@@ -23,16 +23,18 @@ analysis.model.paytable.PayTableError: pay table 'custom': missing categories: p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TypeAlias
 
 import pandas as pd
 
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
-from analysis.model.numbers import as_fraction
+from analysis.model.numbers import NumberLike, as_fraction
 
 #: The name of the default pay table (AnteWin, paid on the ante).
 DEFAULT_PAYTABLE = "antewin"
@@ -54,7 +56,7 @@ class PayTable:
     source: str = ""
 
     @classmethod
-    def from_mapping(cls, pays: dict, name: str = "custom", source: str = "") -> PayTable:
+    def from_mapping(cls, pays: Mapping[str, NumberLike], name: str = "custom", source: str = "") -> PayTable:
         where = f"pay table {name!r}"
         unknown = [c for c in pays if c not in CATEGORIES]
         if unknown:
@@ -64,7 +66,7 @@ class PayTable:
         missing = [c for c in CATEGORIES if c not in pays]
         if missing:
             raise PayTableError(f"{where}: missing categories: {', '.join(missing)}")
-        checked = {}
+        checked: dict[str, Fraction] = {}
         for c in CATEGORIES:
             try:
                 value = as_fraction(pays[c])
@@ -113,16 +115,16 @@ class PayTable:
         return cls(name, pays, source)
 
     @classmethod
-    def load(cls, spec=None) -> PayTable:
+    def load(cls, spec: PayTableSpec = None) -> PayTable:
         """A pay table from a PayTable, a CSV path, the name of a table that ships with the
-        package (``"madrid"``; None for the default), a {category: pays} dict or a DataFrame."""
+        package (``"madrid"``; None for the default), a {category: pays} mapping or a DataFrame."""
         if isinstance(spec, PayTable):
             return spec
         if spec is None:
             spec = DEFAULT_PAYTABLE
         if isinstance(spec, pd.DataFrame):
             return cls.from_mapping(dict(zip(spec["category"], spec["pays"])), name="dataframe")
-        if isinstance(spec, dict):
+        if isinstance(spec, Mapping):
             return cls.from_mapping(spec)
         builtin = builtin_paytables()
         if isinstance(spec, str) and spec in builtin and not Path(spec).exists():
@@ -133,9 +135,15 @@ class PayTable:
         """Pays in category-code order."""
         return [self.pays[c] for c in CATEGORIES]
 
-    def replace(self, name: str | None = None, **pays) -> PayTable:
+    def replace(self, name: str | None = None, **pays: NumberLike) -> PayTable:
         """This table with some pays changed (numbers or text, taken exactly)."""
-        return PayTable.from_mapping(dict(self.pays) | pays, name=name or f"{self.name}*")
+        return self.with_pays(pays, name)
+
+    def with_pays(self, pays: Mapping[str, NumberLike], name: str | None = None) -> PayTable:
+        """This table with the pays of a {category: pays} mapping changed: what :meth:`replace`
+        does for categories known only at run time (a ``name`` among them is an unknown
+        category, not the table's name)."""
+        return PayTable.from_mapping(dict(self.pays) | dict(pays), name=name or f"{self.name}*")
 
     def to_csv(self) -> str:
         """The table as CSV text that :meth:`load` reads back exactly."""
@@ -149,4 +157,4 @@ class PayTable:
 
 
 #: Anything :meth:`PayTable.load` takes: a table, a file, a name, a mapping, a DataFrame, None.
-PayTableSpec = PayTable | str | Path | dict | pd.DataFrame | None
+PayTableSpec: TypeAlias = PayTable | str | Path | Mapping[str, NumberLike] | pd.DataFrame | None

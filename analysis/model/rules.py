@@ -21,6 +21,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, replace
 from math import comb
+from typing import Protocol
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
@@ -46,7 +47,7 @@ class Rules:
     ranks: tuple[int, ...] = tuple(range(13))
     suits: tuple[int, ...] = (0, 1, 2, 3)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.hole_cards not in (2, 3):
             raise InputError(f"{self.name}: the enumerator handles 2 or 3 hole cards, not {self.hole_cards}")
         if self.must_use not in (None, 2):
@@ -128,7 +129,7 @@ class Rules:
             suits=tuple(sorted(SUITS.index(s) for s in suits)),
         )
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, object]:
         d = asdict(self)
         d["qualifier"] = (
             "none (the dealer always qualifies)"
@@ -142,6 +143,27 @@ class Rules:
         """Short hash of everything the enumeration depends on."""
         payload = {k: v for k, v in asdict(self).items() if k not in ("name", "call_multiple")}
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:10]
+
+
+class CountedGame(Protocol):
+    """What a return table is counted over: a game's :class:`Rules`, or the same game with
+    more states (one dealer card seen: :class:`analysis.protection.exposure.ExposedGame`)."""
+
+    @property
+    def call_multiple(self) -> int: ...
+
+    @property
+    def states(self) -> int:
+        """Decision states."""
+        ...
+
+    @property
+    def completions(self) -> int:
+        """Deals per decision state."""
+        ...
+
+    @property
+    def total_combinations(self) -> int: ...
 
 
 PRESETS = {

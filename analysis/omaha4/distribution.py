@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from analysis import _distribution
+import analysis._distribution as _distribution
 from analysis.hands.lookup import tables
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES
@@ -165,7 +165,7 @@ class PayTableReturn:
     def frame(self) -> pd.DataFrame:
         """Each category's pay and its contribution to the expected pay."""
         df = self.hands.frame()
-        df["pays"] = [self.paytable.pays[c] for c in df["category"]]
+        df["pays"] = df["category"].map(self.paytable.pays)  # Fractions
         df["contribution_exact"] = [p * pay for p, pay in zip(df["probability_exact"], df["pays"])]
         df["contribution"] = df["contribution_exact"].map(float)
         return df

@@ -41,16 +41,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, lcm
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
 
-from analysis import _omaha
+import analysis._omaha as _omaha
 from analysis.hands.lookup import tables
 from analysis.model.cards import disjoint, format_card, format_cards, parse_cards
 from analysis.model.errors import InputError
 from analysis.omaha4.evaluators import LOW_BIT, omaha_tables
 from analysis.parallel.threads import check_threads
+
+#: Cards as text (``"As Ah"``), a list of tokens or a list of card ints.
+CardSpec: TypeAlias = str | Iterable[str | int]
 
 MAX_HANDS = 6
 BOARD_SIZES = (0, 3, 4, 5)
@@ -194,9 +198,9 @@ class EquityResult:
             df["odd_chip_effect"] = [float(c / pot_chips - e) for c, e in zip(chips, equities)]
         return df
 
-    def to_dict(self, pot_chips: int | None = None) -> dict:
+    def to_dict(self, pot_chips: int | None = None) -> dict[str, object]:
         """JSON-ready: every figure as exact integers, with the equities also as floats."""
-        out = {
+        out: dict[str, object] = {
             "game": "omaha-hi-lo" if self.hilo else "omaha-high",
             "board": format_cards(self.board),
             "dead": format_cards(self.dead),
@@ -206,20 +210,20 @@ class EquityResult:
         }
         if self.hilo:
             out["no_low"] = self.no_low
-        chips = self.chips(pot_chips) if pot_chips is not None else None
+        chips = self.chips(pot_chips) if pot_chips is not None else []
         out["pot_chips"] = pot_chips
         hands = []
         for h, (cards, e, units, counts) in enumerate(
             zip(self.hands, self.equities(), self.pot_units(), self.counts())
         ):
-            row = {
+            row: dict[str, object] = {
                 "cards": format_cards(cards),
                 "equity": float(e),
                 "equity_fraction": str(e),
                 "pot_units": units,
                 "counts": counts,
             }
-            if chips is not None:
+            if pot_chips is not None:
                 row["chips"] = str(chips[h])
                 row["odd_chip_effect"] = float(chips[h] / pot_chips - e)
             hands.append(row)
@@ -227,7 +231,7 @@ class EquityResult:
         return out
 
 
-def card_list(spec: str | Iterable, what: str, count: int | None = None) -> list[int]:
+def card_list(spec: CardSpec, what: str, count: int | None = None) -> list[int]:
     """Cards from text (``"As Ah"``), a list of tokens or a list of card ints, checked."""
     if isinstance(spec, str):
         return parse_cards(spec, count, what)
@@ -240,7 +244,7 @@ def card_list(spec: str | Iterable, what: str, count: int | None = None) -> list
     return parse_cards(format_cards(cards), count, what)
 
 
-def parse_hands(hands: Iterable) -> list[list[int]]:
+def parse_hands(hands: Iterable[CardSpec]) -> list[list[int]]:
     """2 to 6 hands of 4 cards each (text, tokens or card ints)."""
     parsed = [card_list(h, f"hand {i + 1}", 4) for i, h in enumerate(hands)]
     if not 2 <= len(parsed) <= MAX_HANDS:
@@ -249,9 +253,9 @@ def parse_hands(hands: Iterable) -> list[list[int]]:
 
 
 def compute_equity(
-    hands: Iterable,
-    board: str | Iterable = "",
-    dead: str | Iterable = "",
+    hands: Iterable[CardSpec],
+    board: CardSpec = "",
+    dead: CardSpec = "",
     hilo: bool = False,
     threads: int | None = None,
 ) -> EquityResult:
@@ -287,9 +291,9 @@ def compute_equity(
 
 
 def equity(
-    hands: Iterable,
-    board: str | Iterable = "",
-    dead: str | Iterable = "",
+    hands: Iterable[CardSpec],
+    board: CardSpec = "",
+    dead: CardSpec = "",
     hilo: bool = False,
     pot_chips: int | None = None,
     threads: int | None = None,

@@ -18,14 +18,14 @@ Every hand is made of **exactly 2** hole cards and **exactly 3** of the 5 board 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from types import SimpleNamespace
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
-from analysis import _omaha
+import analysis._omaha as _omaha
 from analysis.hands.evaluate import as_card_array
 from analysis.hands.lookup import _all_multisets, _weights, tables
 from analysis.model.cards import disjoint, parse_cards
@@ -49,8 +49,17 @@ def _low_masks_best_first() -> list[int]:
     return sorted(sum(1 << b for b in bits) for bits in combinations(range(8), 5))
 
 
+@dataclass(frozen=True)
+class OmahaTables:
+    """The Omaha evaluators' tables (see :func:`omaha_tables`)."""
+
+    board_pair: NDArray[np.uint16]
+    low_value: NDArray[np.uint8]
+    low_best: NDArray[np.uint8]
+
+
 @cache
-def omaha_tables() -> SimpleNamespace:
+def omaha_tables() -> OmahaTables:
     """Lookup tables of the Omaha evaluators (built once).
 
     - ``board_pair[b, p]``: best unsuited strength of 2 hole cards of rank pair ``p``
@@ -82,7 +91,7 @@ def omaha_tables() -> SimpleNamespace:
             board = low & ~hole
             has = np.outer((masks & board) == board, (masks & hole) == hole)
             low_best = np.where(has & (low_best == 0), np.uint8(value), low_best)  # best first: first mark wins
-    return SimpleNamespace(board_pair=board_pair, low_value=low_value, low_best=low_best.reshape(-1))
+    return OmahaTables(board_pair=board_pair, low_value=low_value, low_best=low_best.reshape(-1))
 
 
 def _rows(hole: ArrayLike, board: ArrayLike, hole_cards: int | None) -> tuple[np.ndarray, np.ndarray]:

@@ -23,12 +23,18 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tqdm import tqdm
 
 from analysis.model.errors import AnalysisError
 from analysis.parallel.threads import check_threads, default_threads
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+
+#: A shard's result.
+T = TypeVar("T")
 
 #: Environment variable naming a scheduler to use when none is given.
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
@@ -42,12 +48,17 @@ class Cluster:
     """A dask cluster, started (or reached) when a job first needs it: a run that finds
     its results already computed starts nothing. ``on_start(cluster)`` is told once."""
 
-    def __init__(self, scheduler: str | None = None, workers: int | None = None, on_start=None):
+    def __init__(
+        self,
+        scheduler: str | None = None,
+        workers: int | None = None,
+        on_start: Callable[[Cluster], object] | None = None,
+    ) -> None:
         self.scheduler = scheduler or os.environ.get(SCHEDULER_ENV)
         self.n_workers = check_threads(workers) if workers is not None else default_threads()
         self.on_start = on_start
-        self._client = None
-        self._local = None
+        self._client: Client | None = None
+        self._local: LocalCluster | None = None
 
     @property
     def local(self) -> bool:
@@ -55,18 +66,16 @@ class Cluster:
         return not self.scheduler
 
     @property
-    def client(self):
+    def client(self) -> Client:
         """The distributed.Client (the cluster is started or reached on first use)."""
-        if self._client is None:
-            self._start()
-        return self._client
+        return self._client if self._client is not None else self._start()
 
-    def _start(self) -> None:
+    def _start(self) -> Client:
         from distributed import Client, LocalCluster
 
         if self.scheduler:
             try:
-                self._client = Client(self.scheduler, timeout="20s")
+                self._client = client = Client(self.scheduler, timeout="20s")
             except OSError as e:
                 raise ClusterError(f"cannot reach the dask scheduler at {self.scheduler} ({e})") from None
         else:
@@ -78,13 +87,18 @@ class Cluster:
                 dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR,
             )
-            self._client = Client(self._local)
+            self._client = client = Client(self._local)
         if self.on_start is not None:
             self.on_start(self)
+        return client
 
     @property
     def address(self) -> str:
-        return self.client.scheduler.address
+        scheduler = self.client.scheduler
+        address = None if scheduler is None else scheduler.address
+        if address is None:  # a client knows its scheduler's address until it is closed
+            raise ClusterError("the dask client is closed")
+        return str(address)
 
     @property
     def dashboard(self) -> str | None:
@@ -107,7 +121,9 @@ class Cluster:
 
 
 @contextmanager
-def connect_cluster(scheduler: str | None = None, workers: int | None = None, on_start=None) -> Iterator[Cluster]:
+def connect_cluster(
+    scheduler: str | None = None, workers: int | None = None, on_start: Callable[[Cluster], object] | None = None
+) -> Iterator[Cluster]:
     """A cluster for the duration of the block: ``scheduler`` (or ``$DASK_SCHEDULER_ADDRESS``)
     when given, else a LocalCluster of ``workers`` single-threaded processes (default: one
     per core) on 127.0.0.1; started on first use, shut down (or left) at the end."""
@@ -118,7 +134,7 @@ def connect_cluster(scheduler: str | None = None, workers: int | None = None, on
         cluster.close()
 
 
-def _on_worker(fn: Callable, *args):
+def _on_worker(fn: Callable[..., T], *args: Any) -> T:
     """Run one shard on a dask worker: one kernel thread per task (a worker with n
     threads runs n tasks at a time)."""
     return fn(*args, threads=1)
@@ -126,9 +142,9 @@ def _on_worker(fn: Callable, *args):
 
 def run_shards(
     cluster: Cluster | None,
-    fn: Callable,
-    shards: dict[int, tuple],
-    done: Callable[[int, Any], None],
+    fn: Callable[..., T],
+    shards: dict[int, tuple[Any, ...]],
+    done: Callable[[int, T], None],
     desc: str,
     progress: bool | None = None,
     total: int | None = None,

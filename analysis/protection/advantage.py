@@ -18,6 +18,7 @@ hands the basic player folds, right after the dealer's card was exposed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,7 +26,7 @@ import numpy as np
 
 from analysis.hands.classes import HAND_CLASSES
 from analysis.model.cards import RANKS
-from analysis.protection.exposure import GROUP_SHAPE, RELATIONS
+from analysis.protection.exposure import GROUP_SHAPE, RELATIONS, ExposureSums
 
 PAIRS_FLOP = RELATIONS.index("pairs the flop")
 #: Ranks: "never" thresholds of rules 2 and 3.
@@ -46,7 +47,7 @@ class GroupAxes:
     call: np.ndarray  # bool: the optimal player who saw the card calls
 
 
-def group_axes(sums) -> GroupAxes:
+def group_axes(sums: ExposureSums) -> GroupAxes:
     """The groups of :class:`analysis.protection.exposure.ExposureSums`, flattened."""
     index = np.indices(GROUP_SHAPE).reshape(len(GROUP_SHAPE), -1)
     hgroup, basic, egroup, call = index
@@ -93,7 +94,7 @@ class AdvantageStrategy:
         ]
         return lines
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, list[str] | float | str]:
         return {
             "rules": self.describe(),
             "house_edge": float(self.house_edge),
@@ -116,11 +117,11 @@ class AdvantageStrategy:
         )
 
 
-def _classes(names) -> str:
+def _classes(names: Iterable[str]) -> str:
     return "; ".join(names)
 
 
-def _sum(values) -> int:
+def _sum(values: Iterable[int]) -> int:
     return int(sum(values, 0))
 
 
@@ -133,7 +134,7 @@ def derive_advantage_strategy(axes: GroupAxes, scale: int, call_multiple: int) -
     prefix = np.cumsum(np.array(gain, dtype=object))
     low = int(np.argmax(prefix)) if max(prefix) > 0 else NO_LOW
     # rule 3: folding classes the simple strategy calls, for ranks from a threshold up
-    best = (0, NO_HIGH, ())
+    best: tuple[int, int, tuple[str, ...]] = (0, NO_HIGH, ())
     for high in range(low + 1, len(RANKS)):
         loss = {
             c: _sum(m[~pair & axes.simple & (axes.rank >= high) & (axes.hand_class == i)])

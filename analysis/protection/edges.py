@@ -24,7 +24,7 @@ from analysis.model.outcomes import COLUMNS
 from analysis.model.payoffs import margin_coefficients, row_keys, row_of
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
-from analysis.protection.advantage import AdvantageStrategy, derive_advantage_strategy, group_axes
+from analysis.protection.advantage import AdvantageStrategy, GroupAxes, derive_advantage_strategy, group_axes
 from analysis.protection.exposure import RELATIONS, ExposedGame, ExposureSums
 from analysis.protection.sampling import SampleEstimate
 
@@ -41,7 +41,7 @@ class ExposureResult:
     pattern: pd.DataFrame  # per hand class: call rates, and calls the basic player folds
     advantage: AdvantageStrategy  # the simple advantage-play strategy, exact
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, object]:
         """The figures for display and JSON (the keys of ``protect --exposed 1``)."""
         e = self.result.exact
         return {
@@ -72,7 +72,7 @@ def exposure_result(rules: Rules, paytable: PayTable, pays_on: str, sums: Exposu
     combos[("fold", "")] = (total - called) * game.completions
     for column, n in zip(COLUMNS, sums.called):
         combos[row_of(column)] += int(n)
-    result = game_result(game, paytable, "optimal with one dealer card seen", pays_on, combos, np.empty(0, bool))
+    result = game_result(rules, paytable, "optimal with one dealer card seen", pays_on, combos, np.empty(0, bool), game)
     # pass 1 (margins) and pass 2 (counts) of the kernel must tell the same story
     ev = Fraction(int(sums.margins[..., 1].sum()) - total * scale, total * scale)
     if ev != result.exact.ev:
@@ -90,7 +90,7 @@ def exposure_result(rules: Rules, paytable: PayTable, pays_on: str, sums: Exposu
     )
 
 
-def _breakdown(axes, scale: int, name: str, labels: list[str], key: np.ndarray) -> pd.DataFrame:
+def _breakdown(axes: GroupAxes, scale: int, name: str, labels: list[str], key: np.ndarray) -> pd.DataFrame:
     """House edge, call rate and play against the base strategy, per value of ``key``."""
     rows = []
     total = int(axes.states.sum())
@@ -114,13 +114,13 @@ def _breakdown(axes, scale: int, name: str, labels: list[str], key: np.ndarray) 
     return pd.DataFrame(rows)
 
 
-def _rate(axes, pick: np.ndarray, mask: np.ndarray) -> float:
+def _rate(axes: GroupAxes, pick: np.ndarray, mask: np.ndarray) -> float:
     """Share of the picked states (weighted) that are in ``mask``."""
     states = int(axes.states[pick].sum())
     return int(axes.states[pick & mask].sum()) / states if states else float("nan")
 
 
-def _pattern(axes) -> pd.DataFrame:
+def _pattern(axes: GroupAxes) -> pd.DataFrame:
     """Per hand class: how the player who saw a card plays against the base game's optimal
     player; calls where the basic player folds are what surveillance sees."""
     total, rows = int(axes.states.sum()), []
@@ -148,7 +148,7 @@ def information_table(base: GameResult, exposure: ExposureResult | None, sampled
     exactly (and the simple advantage strategy), the rest sampled (estimate, standard
     error, 95% interval); a row says what has not been computed."""
 
-    def exact(information: str, he: Fraction, call_rate: Fraction, states: int) -> dict:
+    def exact(information: str, he: Fraction, call_rate: Fraction, states: int) -> dict[str, object]:
         return {
             "information": information,
             "method": "exact",
@@ -163,7 +163,7 @@ def information_table(base: GameResult, exposure: ExposureResult | None, sampled
 
     rows = [exact("none (optimal basic strategy)", base.exact.house_edge, base.exact.call_rate, base.rules.states)]
     if exposure is not None:
-        a, seen, states = exposure.advantage, exposure.result.exact, exposure.result.rules.states
+        a, seen, states = exposure.advantage, exposure.result.exact, ExposedGame(exposure.rules).states
         rows.append(exact("1 dealer card seen (optimal)", seen.house_edge, seen.call_rate, states))
         rows.append(exact("1 dealer card seen (simple advantage strategy)", a.house_edge, a.call_rate, states))
     for e in sampled:

@@ -18,10 +18,11 @@ import hashlib
 import json
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 import numpy as np
 
-from analysis import _exposure
+import analysis._exposure as _exposure
 from analysis.counting.enumeration import Prepared, prepare
 from analysis.counting.symmetry import FlopClass
 from analysis.hands.classes import HAND_CLASSES, hand_profile
@@ -106,7 +107,7 @@ class ExposureSums:
             np.zeros(len(COLUMNS), np.uint64),
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, list[int]]:
         """Plain lists of exact integers."""
         return {
             "states": [int(v) for v in self.states.ravel()],
@@ -115,7 +116,7 @@ class ExposureSums:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> ExposureSums:
+    def from_json(cls, data: dict[str, list[int]]) -> ExposureSums:
         margins = np.empty(int(np.prod(GROUP_SHAPE)), dtype=object)
         margins[:] = [int(v) for v in data["margins"]]
         return cls(
@@ -149,7 +150,7 @@ class ExposureJob:
             )
         return coef, base, d
 
-    def key(self) -> dict:
+    def key(self) -> dict[str, Any]:
         """What the result depends on (a result store is keyed by it)."""
         return {
             "version": EXPOSURE_VERSION,

@@ -11,10 +11,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from analysis.counting.symmetry import FlopClass
 from analysis.engine.return_engine import ReturnEngine, load_engine
 from analysis.model.errors import InputError
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules
 from analysis.parallel.cluster import run_shards
 from analysis.parallel.options import RunOptions
@@ -28,7 +30,7 @@ from analysis.protection.sampling import (
     estimate_edge,
     margins_digest,
 )
-from analysis.store.outcome_store import shard_plan
+from analysis.store.outcome_store import OutcomeStore, shard_plan
 from analysis.store.result_store import ResultStore, results_folder, stored_jobs
 from analysis.store.runs import holding
 from analysis.strategy.simple import derive_simple_strategy
@@ -45,7 +47,7 @@ class RunInfo:
     seconds: float
 
 
-def _exposure_shard(job: ExposureJob, flops, threads: int | None = None) -> dict:
+def _exposure_shard(job: ExposureJob, flops: list[FlopClass], threads: int | None = None) -> dict[str, list[int]]:
     return job.run(flops, threads).to_json()
 
 
@@ -54,7 +56,12 @@ def _sample_shard(job: SampleJob, shard: int, count: int, threads: int | None = 
 
 
 def _locked_run(
-    store: ResultStore, fn: Callable[..., object], todo: dict, sizes: dict[int, int], desc: str, options: RunOptions
+    store: ResultStore,
+    fn: Callable[..., object],
+    todo: dict[int, tuple[Any, ...]],
+    sizes: dict[int, int],
+    desc: str,
+    options: RunOptions,
 ) -> int:
     """Compute the shards ``todo`` into the store, holding its lock; returns how many."""
     show = options.show_progress()
@@ -76,7 +83,7 @@ def _locked_run(
 
 def exposure_run(
     rules: Rules,
-    paytable=None,
+    paytable: PayTableSpec = None,
     pays_on: str = "ante",
     engine: ReturnEngine | None = None,
     options: RunOptions | None = None,
@@ -113,7 +120,7 @@ def sampled_run(
     information: Information,
     samples: int,
     seed: int,
-    paytable=None,
+    paytable: PayTableSpec = None,
     pays_on: str = "ante",
     options: RunOptions | None = None,
 ) -> tuple[SampleJob, list[int], RunInfo]:
@@ -152,14 +159,14 @@ class StoredProtection:
 
 
 def stored_protection(
-    engine: ReturnEngine, paytable=None, pays_on: str = "ante", results: Path | None = None
+    engine: ReturnEngine, paytable: PayTableSpec = None, pays_on: str = "ante", results: Path | None = None
 ) -> StoredProtection:
     """What earlier ``protect`` runs computed for the engine's game with this pay table
     (nothing is computed here: a report includes what is there and says what is not).
     ``results``: their folder (default: ``protection/`` beside the engine's store)."""
     paytable, rules = PayTable.load(paytable), engine.rules
     if results is None:
-        results = results_folder(engine.source.path.parent if hasattr(engine.source, "path") else None)
+        results = results_folder(engine.source.path.parent if isinstance(engine.source, OutcomeStore) else None)
     job = ExposureJob(rules, paytable, pays_on, derive_simple_strategy(engine, paytable, pays_on))
     plan = shard_plan(rules)
     store = ResultStore.for_job("exposure", job.key(), results)
@@ -178,7 +185,7 @@ def stored_protection(
         "paytable": job.key()["paytable"],
         "pays_on": pays_on,
     }
-    longest: dict[tuple, tuple[SampleJob, list[int], ResultStore]] = {}
+    longest: dict[tuple[Any, ...], tuple[SampleJob, list[int], ResultStore]] = {}
     for found in stored_jobs("sampled", results, **fields):
         sampled = SampleJob(rules, paytable, pays_on, Information(*found.key["information"]), found.key["seed"])
         margins = _prefix(found, sampled.batch)

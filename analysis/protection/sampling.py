@@ -19,11 +19,13 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, lcm, sqrt
+from typing import Any
 
 import numpy as np
 
 from analysis.counting.informed import Knowledge, completions, count_informed
 from analysis.counting.symmetry import canonical_states
+from analysis.engine.return_engine import ReturnEngine, StateSource
 from analysis.engine.statistics import z_score
 from analysis.model.errors import InputError
 from analysis.model.outcomes import colex_codes, state_keys
@@ -47,7 +49,7 @@ class Information:
     kind: str
     amount: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise InputError(f"unknown information {self.kind!r}; choose one of: {', '.join(KINDS)}")
         if (self.kind in ("exposed", "colluders")) != (self.amount > 0):
@@ -88,7 +90,7 @@ class SampleJob:
     seed: int
     batch: int = BATCH
 
-    def key(self) -> dict:
+    def key(self) -> dict[str, Any]:
         """What the states and their values depend on (a result store is keyed by it)."""
         return {
             "version": SAMPLING_VERSION,
@@ -143,11 +145,11 @@ class BaseGameControl:
     """The base game's exact value of any (hole, flop), from its return engine: the control
     variate of a sampled run, with its exact mean."""
 
-    engine: object  # ReturnEngine (typed loosely: this module sits below the engine)
+    engine: ReturnEngine
     paytable: PayTable
     pays_on: str
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.rules = self.engine.rules
         self.keys = self.engine.source.derived("state-keys", _state_keys)["keys"]
         self.coef, self.base, _ = self.engine.coefficients(self.paytable, self.pays_on)
@@ -185,9 +187,9 @@ class SampleEstimate:
             raise InputError(f"the half-width must be positive, got {half_width}")
         return max(2, ceil((z_score(level) * self.std_dev / half_width) ** 2))
 
-    def summary(self, half_width: float | None = None) -> dict:
+    def summary(self, half_width: float | None = None) -> dict[str, str | float]:
         low, high = self.interval()
-        out = {
+        out: dict[str, str | float] = {
             "information": self.information.describe(),
             "samples": self.samples,
             "house_edge": float(self.house_edge),
@@ -230,7 +232,7 @@ def estimate_edge(job: SampleJob, margins: list[int], control: BaseGameControl |
     return SampleEstimate(job.information, n, -mean, sd / sqrt(n), calls / n, method, sd)
 
 
-def _state_keys(source) -> dict[str, np.ndarray]:
+def _state_keys(source: StateSource) -> dict[str, np.ndarray]:
     """Sort key of every stored state (they are stored in key order)."""
     hole, flop = source.cards()
     return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}

@@ -11,6 +11,7 @@ import datetime as dt
 import platform
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,9 +19,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.engine.result import GameResult
-from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.return_engine import ReturnEngine, StateSource
 from analysis.hands.classes import HAND_CLASSES, class_notes
 from analysis.model.errors import InputError
+from analysis.model.paytable import PayTableSpec
 from analysis.model.rules import Rules
 from analysis.protection.edges import information_table, seen_card_table
 from analysis.protection.runs import StoredProtection, stored_protection
@@ -46,6 +48,7 @@ from analysis.report.tables import (
     rules_table,
     summary_table,
 )
+from analysis.sidebets.bet import SideBetSpec
 from analysis.sidebets.returns import SideBetResult
 from analysis.store.outcome_store import ENGINE_VERSION, OutcomeStore
 from analysis.store.shards import package_version
@@ -85,10 +88,10 @@ class Report:
 
 def build_report(
     engine: ReturnEngine,
-    paytable=None,
+    paytable: PayTableSpec = None,
     strategy: str = "optimal",
     pays_on: str = "ante",
-    sidebets=None,
+    sidebets: Iterable[SideBetSpec] | None = None,
     protection: StoredProtection | None = None,
 ) -> Report:
     """Compute everything the report shows; ``sidebets``: the side bets to show (names or
@@ -140,7 +143,7 @@ def strategy_by_hand(analysis: StrategyAnalysis, result: GameResult) -> pd.DataF
     return profile
 
 
-def metadata_table(rules: Rules, result: GameResult, source) -> pd.DataFrame:
+def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.DataFrame:
     """What produced the report: versions, pay table, and the store the counts come from."""
     m = source.manifest if isinstance(source, OutcomeStore) else {}
     rows = [

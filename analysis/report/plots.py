@@ -7,9 +7,11 @@ the report, notebooks and the tuning panel share them.
 from __future__ import annotations
 
 import io
+from typing import cast
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
@@ -56,7 +58,7 @@ def plot_outcome_comparison(results: list[GameResult], title: str = "Distributio
     for i, (r, t) in enumerate(zip(results, tables)):
         ax.bar(
             x + (i - (len(results) - 1) / 2) * width,
-            t.reindex(payoffs, fill_value=0).values,
+            t.reindex(payoffs, fill_value=0).to_numpy(),
             width,
             label=f"{r.rules.name} ({r.strategy})",
             color=None if len(results) > 1 else "#4d4d4d",
@@ -126,7 +128,7 @@ def _top_share_value(values: np.ndarray, share: np.ndarray, top: float) -> float
     upper = np.flatnonzero(values >= cut)
     order = upper[np.argsort(values[upper])[::-1]]
     above = np.cumsum(share[order])
-    return float(values[order[min(np.searchsorted(above, top), len(order) - 1)]])
+    return float(values[order[min(int(np.searchsorted(above, top)), len(order) - 1)]])
 
 
 def plot_margin(analysis: StrategyAnalysis) -> Figure:
@@ -144,14 +146,19 @@ def plot_margin(analysis: StrategyAnalysis) -> Figure:
     return fig
 
 
-def plot_sweep(frame: pd.DataFrame, x: str, by: str | None = None, y: str = "house_edge", ax=None):
+def plot_sweep(
+    frame: pd.DataFrame, x: str, by: str | None = None, y: str = "house_edge", ax: Axes | None = None
+) -> Axes:
     """House edge (or another figure) against one pay, a line per value of ``by``; returns
     the axes (a new figure's when ``ax`` is None)."""
     if ax is None:
         ax = Figure(figsize=(6, 3.6)).subplots()
-    groups = frame.groupby(by) if by else [(None, frame)]
-    for value, part in groups:
-        ax.plot(part[x], part[y], marker="o", label=f"{by.replace('_', ' ')} pays {value:g}" if by else None)
+    if by:
+        for value, part in frame.groupby(by):
+            pays = cast(float, value)  # the by column holds pays: numbers
+            ax.plot(part[x], part[y], marker="o", label=f"{by.replace('_', ' ')} pays {pays:g}")
+    else:
+        ax.plot(frame[x], frame[y], marker="o", label=None)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel(f"{x.replace('_', ' ')} pays (to 1)")
     ax.set_ylabel(y.replace("_", " "))

@@ -65,7 +65,7 @@ nav a{margin-right:1em}
 """
 
 
-def _fmt(value) -> str:
+def _fmt(value: object) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     if isinstance(value, (int, np.integer)):

@@ -8,11 +8,13 @@ A progressive is shown at its seed, with its break-even meter and long-run retur
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pandas as pd
 
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
-from analysis.sidebets.bet import shipped_sidebets
+from analysis.sidebets.bet import SideBetSpec, shipped_sidebets
 from analysis.sidebets.progressive import analyse_progressive
 from analysis.sidebets.returns import SideBetEngine, SideBetResult
 
@@ -20,17 +22,17 @@ _NAN = float("nan")
 
 
 def side_bet_tables(
-    engine: ReturnEngine, result: GameResult, specs=None
+    engine: ReturnEngine, result: GameResult, specs: Iterable[SideBetSpec] | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[SideBetResult]]:
     """(summary, lines, results) of the side bets ``specs`` (default: those that ship for the
     game) played with the main game of ``result``."""
-    specs = shipped_sidebets(result.rules.name) if specs is None else list(specs)
+    bet_specs: list[SideBetSpec] = [*shipped_sidebets(result.rules.name)] if specs is None else list(specs)
     bets = SideBetEngine(engine, result.paytable, result.pays_on, main=result)
     rows, lines, results = [], [], []
-    for spec in specs:
+    for spec in bet_specs:
         r = bets.evaluate(spec)
         e, c = r.exact, r.combined
-        row = {
+        row: dict[str, str | float | None] = {
             "bet": r.bet.name,
             "kind": r.bet.kind,
             "forfeited_on_fold": "yes" if r.bet.forfeit else "no",

@@ -38,7 +38,7 @@ FORMULAS = {
 }
 
 
-def _figure(name: str, value, exact="", unit="", formula="") -> dict:
+def _figure(name: str, value: object, exact: object = "", unit: str = "", formula: str = "") -> dict[str, object]:
     return {"figure": name, "value": value, "exact": str(exact), "unit": unit, "formula": formula}
 
 

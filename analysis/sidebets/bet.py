@@ -38,10 +38,12 @@ analysis.sidebets.bet.SideBetError: custom: row 3: line 'pair:A': final-hand lin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -50,7 +52,7 @@ from analysis.model.cards import RANKS
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
-from analysis.model.numbers import as_fraction
+from analysis.model.numbers import NumberLike, as_fraction
 from analysis.model.rules import PRESETS
 
 KINDS = ("first-six", "final", "bad-beat")
@@ -131,7 +133,7 @@ class SideBet:
     source: str = ""
 
     @classmethod
-    def load(cls, spec) -> SideBet:
+    def load(cls, spec: SideBetSpec) -> SideBet:
         """A side bet from a SideBet, a CSV path, or the name of one that ships with the
         package (``analysis/sidebets/shipped/*.csv``: ``aa-bonus``, ...)."""
         if isinstance(spec, SideBet):
@@ -172,7 +174,7 @@ class SideBet:
             settings.get("bet", name), kind, lines, settings.get("forfeit", False), settings.get("game"), meter, source
         )
 
-    def with_pays(self, pays: dict, name: str | None = None) -> SideBet:
+    def with_pays(self, pays: Mapping[str, NumberLike], name: str | None = None) -> SideBet:
         """This bet with some lines paying other fixed amounts ({line name: pay})."""
         known = {line.name for line in self.lines}
         unknown = [k for k in pays if k not in known]
@@ -221,28 +223,31 @@ class SideBet:
         return "\n".join(rows + ["line,pays"] + [f"{x.name},{x.pays_text}" for x in self.lines]) + "\n"
 
 
-def _settings(rows, where: str) -> dict:
-    out: dict = {}
+def _settings(rows: list[tuple[int, list[str]]], where: str) -> dict[str, Any]:
+    """The settings by key: text, ``forfeit`` a bool, the meter's numbers Fractions."""
+    out: dict[str, Any] = {}
     for n, fields in rows:
         if len(fields) != 2:
             raise SideBetError(f"{where}: row {n}: a setting is 'key,value', got {len(fields)} fields")
-        key, value = fields[0].lower(), fields[1]
+        key, text = fields[0].lower(), fields[1]
+        value: str | bool | Fraction = text
         if key not in SETTINGS:
             raise SideBetError(f"{where}: row {n}: unknown setting {fields[0]!r} (known: {', '.join(SETTINGS)})")
         if key in out:
             raise SideBetError(f"{where}: row {n}: setting {key!r} appears twice")
-        if key == "kind" and value not in KINDS:
-            raise SideBetError(f"{where}: row {n}: kind {value!r} is not one of {', '.join(KINDS)}")
-        if key == "game" and value not in PRESETS:
-            raise SideBetError(f"{where}: row {n}: unknown game {value!r} (known: {', '.join(PRESETS)})")
+        if key == "kind" and text not in KINDS:
+            raise SideBetError(f"{where}: row {n}: kind {text!r} is not one of {', '.join(KINDS)}")
+        if key == "game" and text not in PRESETS:
+            raise SideBetError(f"{where}: row {n}: unknown game {text!r} (known: {', '.join(PRESETS)})")
         if key == "forfeit":
-            if value.lower() not in _YES + _NO:
-                raise SideBetError(f"{where}: row {n}: forfeit is 'yes' or 'no', not {value!r}")
-            value = value.lower() in _YES
+            if text.lower() not in _YES + _NO:
+                raise SideBetError(f"{where}: row {n}: forfeit is 'yes' or 'no', not {text!r}")
+            value = text.lower() in _YES
         if key in ("seed", "reset", "contribution", "stake"):
-            value = _number(value, f"{where}: row {n}: {key}")
-            if value < 0 or (key == "stake" and value == 0) or (key == "contribution" and value >= 1):
-                raise SideBetError(f"{where}: row {n}: {key} {value} is out of range")
+            number = _number(text, f"{where}: row {n}: {key}")
+            if number < 0 or (key == "stake" and number == 0) or (key == "contribution" and number >= 1):
+                raise SideBetError(f"{where}: row {n}: {key} {number} is out of range")
+            value = number
         out[key] = value
     return out
 
@@ -313,7 +318,7 @@ def _check_reachable(lines: tuple[Line, ...], numbers: list[int], where: str) ->
         taken |= hands
 
 
-def _meter(settings: dict, where: str) -> Meter | None:
+def _meter(settings: dict[str, Any], where: str) -> Meter | None:
     keys = {"seed", "reset", "contribution", "stake"} & set(settings)
     if not keys:
         return None
@@ -323,3 +328,7 @@ def _meter(settings: dict, where: str) -> Meter | None:
     return Meter(
         seed, settings.get("reset", seed), settings.get("contribution", Fraction(0)), settings.get("stake", Fraction(1))
     )
+
+
+#: Anything :meth:`SideBet.load` takes: a bet, a CSV path, or the name of a shipped bet.
+SideBetSpec: TypeAlias = SideBet | str | Path

@@ -26,6 +26,7 @@ from analysis.model.errors import InputError
 from analysis.model.outcomes import COLUMNS
 from analysis.model.payoffs import row_keys, row_of
 from analysis.model.rules import Rules
+from analysis.sidebets.bet import SideBet
 
 if TYPE_CHECKING:
     from analysis.engine.return_engine import ReturnEngine
@@ -75,12 +76,12 @@ def outcome_counts(engine: ReturnEngine, kind: str, calls: np.ndarray) -> np.nda
     for column in COLUMNS:
         c = CATEGORIES.index(column.category)
         outcome = c if kind == "final" else 2 * c + (column.result == "loss")
-        out[outcome, keys.index(row_of(column))] += called[tuple(column)]
-        out[outcome, keys.index(("fold", ""))] += every[tuple(column)] - called[tuple(column)]
+        out[outcome, keys.index(row_of(column))] += called[column.key]
+        out[outcome, keys.index(("fold", ""))] += every[column.key] - called[column.key]
     return out
 
 
-def outcome_lines(bet) -> np.ndarray:
+def outcome_lines(bet: SideBet) -> np.ndarray:
     """The line (index) that pays each side outcome of the bet's kind, -1 where none does."""
     if bet.kind == "first-six":
         return bet.strength_lines().astype(np.int64)

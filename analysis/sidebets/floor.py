@@ -21,6 +21,7 @@ import pandas as pd
 from analysis.engine.statistics import house_result
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
+from analysis.sidebets.returns import SideBetResult
 
 #: Periods of play: (name, days).
 PERIODS = (("day", 1), ("week", 7), ("month", 30))
@@ -70,7 +71,7 @@ def floor_figures(
     return pd.DataFrame(rows)
 
 
-def side_bet_wagers(result, ante: float, side_bet: float) -> list[Wager]:
+def side_bet_wagers(result: SideBetResult, ante: float, side_bet: float) -> list[Wager]:
     """The main game, the side bet and both together, from a side bet's result played at a
     side stake of ``side_bet / ante`` antes (:class:`analysis.sidebets.returns.SideBetResult`)."""
     if result.stake != as_fraction(side_bet) / as_fraction(ante):

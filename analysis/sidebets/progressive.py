@@ -18,14 +18,15 @@ reset the casino puts in after a line takes the whole meter: per hand the meter 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import pandas as pd
 
 from analysis.model.errors import InputError, SolveError
-from analysis.model.numbers import as_fraction
-from analysis.sidebets.bet import SideBet
+from analysis.model.numbers import NumberLike, as_fraction
+from analysis.sidebets.bet import Meter, SideBet, SideBetSpec
 from analysis.sidebets.returns import SideBetEngine, SideBetResult
 
 #: Steps of the exact break-even search before giving up (decisions keep changing).
@@ -43,10 +44,10 @@ class Progressive:
     reset_probability: Fraction  # chance per hand that a line takes the whole meter
     long_run_return: Fraction
 
-    def summary(self) -> dict:
-        m = self.result.bet.meter
+    def summary(self) -> dict[str, float | str | None]:
+        m = _meter(self.result.bet)
         return {
-            "meter": float(self.result.meter),
+            "meter": float(_meter_value(self.result)),
             "seed": float(m.seed),
             "reset": float(m.reset),
             "contribution": float(m.contribution),
@@ -62,11 +63,16 @@ class Progressive:
         }
 
 
-def analyse_progressive(bets: SideBetEngine, bet, stake=1, meter=None, strategy: str = "joint") -> Progressive:
+def analyse_progressive(
+    bets: SideBetEngine,
+    bet: SideBetSpec,
+    stake: NumberLike = 1,
+    meter: NumberLike | None = None,
+    strategy: str = "joint",
+) -> Progressive:
     """The progressive analysis of a bet at ``meter`` (default its seed)."""
     bet = SideBet.load(bet)
-    if bet.meter is None:
-        raise InputError(f"{bet.name} has no progressive meter (no line pays from the meter)")
+    settings = _meter(bet)
     result = bets.evaluate(bet, stake, meter, strategy)
     base, slope, reset_probability = _linear(result)
     return Progressive(
@@ -75,23 +81,37 @@ def analyse_progressive(bets: SideBetEngine, bet, stake=1, meter=None, strategy:
         slope,
         _break_even(bets, bet, stake, strategy, result) if slope else None,
         reset_probability,
-        base + bet.meter.contribution + reset_probability * bet.meter.reset / bet.meter.stake,
+        base + settings.contribution + reset_probability * settings.reset / settings.stake,
     )
+
+
+def _meter(bet: SideBet) -> Meter:
+    """The bet's progressive meter (an InputError for a bet without one)."""
+    if bet.meter is None:
+        raise InputError(f"{bet.name} has no progressive meter (no line pays from the meter)")
+    return bet.meter
+
+
+def _meter_value(result: SideBetResult) -> Fraction:
+    """The meter a progressive's result was played at (every bet with a meter is played at one)."""
+    if result.meter is None:
+        raise InputError(f"{result.bet.name} has no progressive meter (no line pays from the meter)")
+    return result.meter
 
 
 def _linear(result: SideBetResult) -> tuple[Fraction, Fraction, Fraction]:
     """(base, slope, reset probability) of the return in the meter, these decisions held."""
-    total, meter = result.exact.total_combinations, result.bet.meter
+    total, meter = result.exact.total_combinations, _meter(result.bet)
     slope = reset = Fraction(0)
     for line, combinations in zip(result.bet.lines, result.table["combinations"]):
         if line.share is not None:
             p = Fraction(int(combinations), total)
             slope += p * line.share / meter.stake
             reset += p if line.share == 1 else 0
-    return result.exact.player_return - slope * result.meter, slope, reset
+    return result.exact.player_return - slope * _meter_value(result), slope, reset
 
 
-def _break_even(bets: SideBetEngine, bet: SideBet, stake, strategy: str, result: SideBetResult) -> Fraction:
+def _break_even(bets: SideBetEngine, bet: SideBet, stake: NumberLike, strategy: str, result: SideBetResult) -> Fraction:
     """The meter at which the return is exactly 1: the root of the current linear piece,
     checked by playing at it (a forfeited bet's decisions may change with the meter)."""
     for _ in range(MAX_STEPS):
@@ -106,7 +126,13 @@ def _break_even(bets: SideBetEngine, bet: SideBet, stake, strategy: str, result:
     raise SolveError(f"{bet.name}: no exact break-even meter: the decisions keep changing near {float(root)}")
 
 
-def meter_returns(bets: SideBetEngine, bet, meters, stake=1, strategy: str = "joint") -> pd.DataFrame:
+def meter_returns(
+    bets: SideBetEngine,
+    bet: SideBetSpec,
+    meters: Iterable[NumberLike],
+    stake: NumberLike = 1,
+    strategy: str = "joint",
+) -> pd.DataFrame:
     """The return and house edge at each meter value (exact, decisions re-optimised at each)."""
     rows = []
     for m in meters:

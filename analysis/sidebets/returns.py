@@ -26,15 +26,15 @@ import numpy as np
 import pandas as pd
 
 from analysis.engine.result import GameResult
-from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.return_engine import ReturnEngine, StateTerm
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
-from analysis.model.numbers import as_fraction
-from analysis.model.outcomes import COLUMNS
+from analysis.model.numbers import NumberLike, as_fraction
+from analysis.model.outcomes import COLUMNS, ColumnKey
 from analysis.model.payoffs import outcome_payoffs, row_keys
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules
-from analysis.sidebets.bet import SideBet
+from analysis.sidebets.bet import SideBet, SideBetSpec
 from analysis.sidebets.counts import outcome_counts, outcome_lines, state_first_six
 
 _INT64 = 2**63
@@ -84,10 +84,10 @@ class SideBetResult:
     combined: CombinedFigures  # main game and side bet together, per hand in antes
     main: GameResult
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, str | float | bool | None]:
         """Figures for display and JSON: floats, plus the exact values as strings."""
         e, c = self.exact, self.combined
-        out = {
+        out: dict[str, str | float | bool | None] = {
             "game": self.rules.name,
             "bet": self.bet.name,
             "kind": self.bet.kind,
@@ -118,7 +118,7 @@ class SideBetResult:
 class _LabelTerm:
     """A per-state amount taken from a few values by a label per state (first-six bets)."""
 
-    def __init__(self, labels: np.ndarray, values: list[Fraction]):
+    def __init__(self, labels: np.ndarray, values: list[Fraction]) -> None:
         self.labels, self.values = labels, values
         self.denominator = lcm(*(v.denominator for v in values))
 
@@ -137,7 +137,7 @@ class _CountTerm:
     """A per-state amount linear in the state's counts: ``sum values[column] x count /
     completions`` (final-hand bets)."""
 
-    def __init__(self, engine: ReturnEngine, values: dict[tuple[str, str], Fraction]):
+    def __init__(self, engine: ReturnEngine, values: dict[ColumnKey, Fraction]) -> None:
         self.engine, self.values = engine, values
         self.q = lcm(*(v.denominator for v in values.values()))
         self.denominator = self.q * engine.rules.completions
@@ -153,7 +153,7 @@ class _CountTerm:
         return self.engine.count_sums_float({k: float(v) for k, v in self.values.items()}) / z
 
     def exact(self, rows: np.ndarray) -> list[Fraction]:
-        coef = [int(self.values.get(tuple(column), 0) * self.q) for column in COLUMNS]
+        coef = [int(self.values.get(column.key, 0) * self.q) for column in COLUMNS]
         return [
             Fraction(sum(v * int(n) for v, n in zip(coef, row)), self.denominator)
             for row in self.engine.state_counts(rows)
@@ -168,12 +168,15 @@ class SideBetEngine:
     those counts. A forfeited bet played ``joint`` re-optimises the main game with it.
     """
 
-    def __init__(self, engine: ReturnEngine, paytable=None, pays_on: str = "ante", main: GameResult | None = None):
+    def __init__(
+        self, engine: ReturnEngine, paytable: PayTableSpec = None, pays_on: str = "ante", main: GameResult | None = None
+    ) -> None:
         self.engine, self.rules = engine, engine.rules
         self.paytable, self.pays_on = PayTable.load(paytable), pays_on
         self._main = main
         self._counts: dict[str, np.ndarray] = {}
-        self._results: dict[tuple, SideBetResult] = {}  # the last MEMO evaluations
+        # the last MEMO evaluations, by (bet, stake, meter, strategy)
+        self._results: dict[tuple[SideBet, Fraction, Fraction | None, str], SideBetResult] = {}
 
     @property
     def main(self) -> GameResult:
@@ -182,7 +185,9 @@ class SideBetEngine:
             self._main = self.engine.decide(self.paytable, "optimal", self.pays_on)
         return self._main
 
-    def evaluate(self, bet, stake=1, meter=None, strategy: str = "joint") -> SideBetResult:
+    def evaluate(
+        self, bet: SideBetSpec, stake: NumberLike = 1, meter: NumberLike | None = None, strategy: str = "joint"
+    ) -> SideBetResult:
         """The side bet's return (a SideBet, file or name), the side stake ``stake`` antes,
         a progressive at ``meter`` (default its seed)."""
         bet, stake = SideBet.load(bet), as_fraction(stake)
@@ -210,7 +215,7 @@ class SideBetEngine:
         name = strategy if bet.forfeit else main.strategy
         return settle(bet, counts, main, self.paytable, self.pays_on, stake, meter, name)
 
-    def compare(self, bet, stake=1, meter=None) -> pd.DataFrame:
+    def compare(self, bet: SideBetSpec, stake: NumberLike = 1, meter: NumberLike | None = None) -> pd.DataFrame:
         """A forfeited bet under both strategies: the side bet's and the combined figures."""
         rows = []
         for strategy in SIDE_STRATEGIES:
@@ -227,7 +232,7 @@ class SideBetEngine:
             )
         return pd.DataFrame(rows)
 
-    def term(self, bet: SideBet, stake: Fraction, meter: Fraction | None):
+    def term(self, bet: SideBet, stake: Fraction, meter: Fraction | None) -> StateTerm:
         """What calling is worth more than folding through a forfeited side bet, per state:
         ``stake x (E[side net | call] + 1)`` antes."""
         nets = line_nets(bet, meter)
@@ -236,7 +241,7 @@ class SideBetEngine:
             labels = np.where(lines >= 0, lines, len(bet.lines))[state_first_six(self.engine)]
             return _LabelTerm(labels.astype(np.int16), [stake * (v + 1) for v in nets] + [Fraction(0)])
         by_category = bet.category_lines()
-        values = {}
+        values: dict[ColumnKey, Fraction] = {}
         for c, category in enumerate(CATEGORIES):
             for result in ("noqual", "win", "tie", "loss"):
                 paid = by_category[c] >= 0 and (bet.kind == "final" or result == "loss")
@@ -244,16 +249,16 @@ class SideBetEngine:
         return _CountTerm(self.engine, values)
 
 
-def bet_meter(bet: SideBet, meter) -> Fraction | None:
+def bet_meter(bet: SideBet, meter: NumberLike | None) -> Fraction | None:
     """The meter value to play a bet at: the one given, else its seed (None without a meter)."""
     if bet.meter is None:
         if meter is not None:
             raise InputError(f"{bet.name} has no progressive meter")
         return None
-    meter = bet.meter.seed if meter is None else as_fraction(meter)
-    if meter < 0:
-        raise InputError(f"the meter must not be negative, got {meter}")
-    return meter
+    value = bet.meter.seed if meter is None else as_fraction(meter)
+    if value < 0:
+        raise InputError(f"the meter must not be negative, got {value}")
+    return value
 
 
 def line_nets(bet: SideBet, meter: Fraction | None) -> list[Fraction]:

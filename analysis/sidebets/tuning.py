@@ -11,13 +11,14 @@ numbers below and above the exact pay bracket the target.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import pandas as pd
 
 from analysis.model.errors import InputError, SolveError
-from analysis.model.numbers import as_fraction
-from analysis.sidebets.bet import SideBet
+from analysis.model.numbers import NumberLike, as_fraction
+from analysis.sidebets.bet import SideBet, SideBetSpec
 from analysis.sidebets.returns import SideBetEngine, SideBetResult
 
 #: Steps of the exact search before giving up (decisions keep changing).
@@ -25,7 +26,14 @@ MAX_STEPS = 50
 
 
 def solve_side_bet(
-    bets: SideBetEngine, bet, target_return, vary: str, bounds=(0, 10_000), stake=1, meter=None, strategy: str = "joint"
+    bets: SideBetEngine,
+    bet: SideBetSpec,
+    target_return: NumberLike,
+    vary: str,
+    bounds: tuple[NumberLike, NumberLike] = (0, 10_000),
+    stake: NumberLike = 1,
+    meter: NumberLike | None = None,
+    strategy: str = "joint",
 ) -> pd.DataFrame:
     """The pay of line ``vary`` for which the bet returns ``target_return`` per unit staked
     (e.g. 0.95): the exact pay, then the whole-number pays just below and above it.
@@ -52,9 +60,9 @@ def solve_side_bet(
         )
     exact, found = _root(play, bet.lines.index(line), target, low, lo, hi)
     rows = {exact: found}
-    for pay in {math.floor(exact), math.ceil(exact)}:
-        if lo <= pay <= hi and Fraction(pay) not in rows:
-            rows[Fraction(pay)] = play(Fraction(pay))
+    for whole in {math.floor(exact), math.ceil(exact)}:
+        if lo <= whole <= hi and Fraction(whole) not in rows:
+            rows[Fraction(whole)] = play(Fraction(whole))
     out = []
     for pay, result in sorted(rows.items()):
         r = result.exact.player_return
@@ -73,7 +81,14 @@ def solve_side_bet(
     return pd.DataFrame(out)
 
 
-def _root(play, index: int, target: Fraction, result: SideBetResult, lo: Fraction, hi: Fraction):
+def _root(
+    play: Callable[[Fraction], SideBetResult],
+    index: int,
+    target: Fraction,
+    result: SideBetResult,
+    lo: Fraction,
+    hi: Fraction,
+) -> tuple[Fraction, SideBetResult]:
     """The exact pay whose return is the target, starting from the piece of ``result``."""
     pay = lo
     for _ in range(MAX_STEPS):

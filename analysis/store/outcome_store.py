@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from math import ceil
 from pathlib import Path
@@ -86,7 +86,7 @@ class OutcomeStore(ShardFolder):
 
     suffix = ".parquet"
 
-    def __init__(self, path: Path, rules: Rules):
+    def __init__(self, path: Path, rules: Rules) -> None:
         self.rules = rules
         self.n_shards = ceil(len(flop_classes(rules.deck, rules.suits)) / FLOPS_PER_SHARD)
         super().__init__(path)
@@ -267,7 +267,7 @@ class OutcomeStore(ShardFolder):
             list(pool.map(lambda i: self.read_shard(i, out, int(starts[i]), counts=False), range(self.n_shards)))
         return out.hole, out.flop
 
-    def read_state(self, hole, flop) -> np.ndarray:
+    def read_state(self, hole: Sequence[int], flop: Sequence[int]) -> np.ndarray:
         """The 40 counts (int64) of one real state, any suits and card order: only the
         shard that holds its canonical form is read (and checked), and of its counts only
         the row group (:data:`ROW_GROUP` rows) that holds the state."""

@@ -33,12 +33,12 @@ def results_folder(root: Path | None = None) -> Path:
     return (Path(root) if root is not None else default_root()) / "protection"
 
 
-def key_digest(key: dict) -> str:
+def key_digest(key: dict[str, Any]) -> str:
     """SHA-256 of a job's key (and of the format, so that a new format is a new folder)."""
     return hashlib.sha256(json.dumps({"format": FORMAT, "key": key}, sort_keys=True).encode()).hexdigest()
 
 
-def stored_jobs(kind: str, folder: Path | None = None, **fields) -> list[ResultStore]:
+def stored_jobs(kind: str, folder: Path | None = None, **fields: object) -> list[ResultStore]:
     """The sound result stores of ``kind`` in ``folder`` whose key has the given fields
     (a damaged or foreign one is passed over: it is not these results)."""
     folder = Path(folder) if folder is not None else results_folder()
@@ -58,12 +58,12 @@ class ResultStore(ShardFolder):
 
     suffix = ".json"
 
-    def __init__(self, path: Path, kind: str, key: dict):
+    def __init__(self, path: Path, kind: str, key: dict[str, Any]) -> None:
         self.kind, self.key = kind, key
         super().__init__(path)
 
     @classmethod
-    def for_job(cls, kind: str, key: dict, folder: Path | None = None) -> ResultStore:
+    def for_job(cls, kind: str, key: dict[str, Any], folder: Path | None = None) -> ResultStore:
         """The job's store in ``folder`` (default: ``protection/`` under the store root)."""
         folder = Path(folder) if folder is not None else results_folder()
         return cls(folder / f"{kind}-{key_digest(key)[:12]}", kind, key)
@@ -89,12 +89,12 @@ class ResultStore(ShardFolder):
         entry = self.entry(i)
         return entry["size"] if entry is not None and self.shard_path(i).exists() else 0
 
-    def write(self, i: int, result, size: int) -> None:
+    def write(self, i: int, result: object, size: int) -> None:
         """Keep shard i's result (JSON-able, exact integers) and its checksum."""
         self.write_shard_bytes(i, json.dumps(result, separators=(",", ":")).encode(), size=size)
 
-    def read(self, i: int):
-        """Shard i's result, checked against its SHA-256."""
+    def read(self, i: int) -> Any:
+        """Shard i's result (what :meth:`write` kept, read back from JSON), checked against its SHA-256."""
         return json.loads(self.shard_bytes(i))
 
     def checksum(self, shards: list[int]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from analysis.parallel.cluster import Cluster, run_shards
 from analysis.parallel.options import RunOptions
 from analysis.parallel.threads import check_threads
 from analysis.store.outcome_store import OutcomeStore, shard_plan
-from analysis.store.shards import StoreError
+from analysis.store.shards import ShardFolder, StoreError
 
 
 def ensure_store(rules: Rules, options: RunOptions | None = None, repair: bool = False) -> OutcomeStore:
@@ -51,7 +51,7 @@ def ensure_store(rules: Rules, options: RunOptions | None = None, repair: bool =
 
 
 @contextmanager
-def holding(store, show: bool, holder: str) -> Iterator[None]:
+def holding(store: ShardFolder, show: bool, holder: str) -> Iterator[None]:
     """Hold a store's lock (an OutcomeStore or a ResultStore), saying when ``holder`` has it
     and is waited for; then read its manifest again and clear what an interrupted writer left."""
 
@@ -100,12 +100,12 @@ def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster |
             disable=not show,
         ) as bar,
     ):
-        pending = prep_pool.submit(prepare, rules, shards[todo[0]]) if todo else None
-        writing = None
+        pending = [prep_pool.submit(prepare, rules, shards[todo[0]])] if todo else []
+        writing: Future[None] | None = None
         for n, i in enumerate(todo):
-            prepared = pending.result()
+            prepared = pending.pop().result()
             if n + 1 < len(todo):
-                pending = prep_pool.submit(prepare, rules, shards[todo[n + 1]])
+                pending.append(prep_pool.submit(prepare, rules, shards[todo[n + 1]]))
             counts = run(prepared, threads)
             if writing is not None:
                 writing.result()

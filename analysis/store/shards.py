@@ -20,7 +20,7 @@ import fcntl
 import hashlib
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ class ShardFolder:
 
     suffix = ""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.manifest_path = self.path / "manifest.json"
         self.manifest: dict[str, Any] = {}
@@ -150,7 +150,7 @@ class ShardFolder:
 
     # --- writers ---------------------------------------------------------------------
 
-    def lock(self, on_wait: Callable[[], None] | None = None):
+    def lock(self, on_wait: Callable[[], None] | None = None) -> AbstractContextManager[None]:
         """Hold the folder's lock file (another holder is waited for, ``on_wait`` told first)."""
         return folder_lock(self.path, on_wait)
 

@@ -26,7 +26,7 @@ from analysis.counting.informed import state_counts as informed_counts
 from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.model.cards import disjoint, format_cards, parse_cards
 from analysis.model.errors import InputError
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules, preset
 from analysis.store.outcome_store import OutcomeStore
 
@@ -48,7 +48,7 @@ def state_counts(
     """The 40 exact counts of one real state and where they came from."""
     if not enumerate_state:
         store = OutcomeStore.for_rules(rules, store_root)
-        if store.complete:
+        if store.complete and store.checksum is not None:  # a complete store has its checksum
             return store.read_state(hole, flop), f"outcome store {store.checksum[:16]}"
     source = "enumerated" if enumerate_state else "enumerated (no complete outcome store)"
     return count_state(rules, hole, flop).astype(np.int64), source
@@ -103,7 +103,7 @@ def advise(
     hole: str,
     flop: str,
     game: str | Rules = "casino-omaha",
-    paytable=None,
+    paytable: PayTableSpec = None,
     pays_on: str = "ante",
     store_root: Path | None = None,
     enumerate_state: bool = False,

@@ -9,16 +9,19 @@ integers, and the costs are Fractions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import SupportsInt
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.hands.classes import DRAWS, HAND_CLASSES, MADE_HANDS
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules
 from analysis.strategy.simple import RULE_OF_CLASS, SIMPLE_RULES, SimpleStrategy, derive_simple_strategy
 
@@ -46,14 +49,14 @@ class StrategyAnalysis:
         return self.engine.margins(self.paytable, self.pays_on)
 
 
-def _by(group_of: np.ndarray, values, n: int) -> np.ndarray:
+def _by(group_of: np.ndarray, values: ArrayLike, n: int) -> np.ndarray:
     """Sum of ``values`` (one per fine group) into ``n`` coarse groups."""
     out = np.zeros(n, dtype=object)
     np.add.at(out, group_of, np.asarray(values, dtype=object))
     return out
 
 
-def _rates(called, states) -> list[float]:
+def _rates(called: Iterable[SupportsInt], states: Iterable[SupportsInt]) -> list[float]:
     return [float(Fraction(int(c), int(s))) if s else float("nan") for c, s in zip(called, states)]
 
 
@@ -68,7 +71,7 @@ def call_rates(engine: ReturnEngine, calls: np.ndarray, groups: np.ndarray, n: i
     return _rates(weight[:, 1], weight.sum(axis=1))
 
 
-def analyse_strategy(engine: ReturnEngine, paytable=None, pays_on: str = "ante") -> StrategyAnalysis:
+def analyse_strategy(engine: ReturnEngine, paytable: PayTableSpec = None, pays_on: str = "ante") -> StrategyAnalysis:
     """Characterise the optimal strategy and derive and evaluate the simple one."""
     paytable, rules = PayTable.load(paytable), engine.rules
     simple = derive_simple_strategy(engine, paytable, pays_on)
@@ -81,8 +84,8 @@ def analyse_strategy(engine: ReturnEngine, paytable=None, pays_on: str = "ante")
     # one pass: per hand class x optimal call x simple call, the weight and the margin sum
     classes = profile_arrays.hand_class.astype(np.int32)
     groups = classes * 4 + optimal * 2 + simple_calls
-    margin, weight, scale = engine.margin_sums(paytable, pays_on, groups, 4 * len(HAND_CLASSES))
-    margin, weight = np.array(margin, dtype=object).reshape(-1, 4), weight.reshape(-1, 4)
+    margin_sums, weight_sums, scale = engine.margin_sums(paytable, pays_on, groups, 4 * len(HAND_CLASSES))
+    margin, weight = np.array(margin_sums, dtype=object).reshape(-1, 4), weight_sums.reshape(-1, 4)
     states = weight.sum(axis=1)
     total = int(states.sum())
     profile = pd.DataFrame(

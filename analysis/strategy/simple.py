@@ -7,8 +7,8 @@ loses least against the optimal strategy: the exact sums of EV(call) - EV(fold) 
 states of a rule, per top-two key, come from the return engine in one pass, and calling
 the keys at or above a threshold is worth their suffix sum.
 
-Only the engine's ``margin_sums`` and ``hand_profile`` are used, so this module sits
-below :mod:`analysis.engine.return_engine`, which plays it as the ``simple`` strategy.
+Only the engine's ``margin_sums`` and ``hand_profile`` are used; :mod:`analysis.strategy.registry`
+offers it as the ``simple`` strategy.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.engine.return_engine import ReturnEngine
 from analysis.hands.classes import HAND_CLASSES, HandProfile
 from analysis.model.cards import RANKS
+from analysis.model.paytable import PayTable
 
 #: Top-two key that no holding reaches: "never call".
 NEVER = 13 * 13
@@ -105,12 +107,12 @@ def _groups(profile: HandProfile) -> np.ndarray:
     return profile.__dict__["simple_groups"]
 
 
-def derive_simple_strategy(engine, paytable, pays_on: str = "ante") -> SimpleStrategy:
+def derive_simple_strategy(engine: ReturnEngine, paytable: PayTable, pays_on: str = "ante") -> SimpleStrategy:
     """The thresholds of :data:`SIMPLE_RULES` that lose least against optimal play (ties fold)."""
     margin, _, _ = engine.margin_sums(
         paytable, pays_on, _groups(engine.hand_profile()), len(SIMPLE_RULES) * 2 * (NEVER + 1)
     )
-    thresholds = {}
+    thresholds: dict[str, tuple[int, int]] = {}
     for i, rule in enumerate(SIMPLE_RULES):
         by_key = [margin[(i * 2 + s) * (NEVER + 1) : (i * 2 + s + 1) * (NEVER + 1)] for s in (0, 1)]
         if not rule.by_cards:
@@ -127,7 +129,7 @@ def derive_simple_strategy(engine, paytable, pays_on: str = "ante") -> SimpleStr
     return SimpleStrategy(thresholds)
 
 
-def simple(engine, paytable, pays_on: str = "ante") -> np.ndarray:
+def simple(engine: ReturnEngine, paytable: PayTable, pays_on: str = "ante") -> np.ndarray:
     """The decisions of the simple strategy derived for this game and pay table (the
     strategy named ``simple``: the name of this function)."""
     return derive_simple_strategy(engine, paytable, pays_on).decide(engine.hand_profile())

@@ -26,7 +26,7 @@ class LatestWorker:
     waiting request (a recomputation); :meth:`queue` keeps every action, in order (a button
     press). Errors are passed to ``on_error`` and the worker goes on."""
 
-    def __init__(self, name: str, on_error: Callable[[BaseException], None] | None = None):
+    def __init__(self, name: str, on_error: Callable[[BaseException], None] | None = None) -> None:
         self._cond = threading.Condition()
         self._latest: Callable[[], object] | None = None
         self._actions: list[Callable[[], object]] = []
@@ -72,10 +72,13 @@ class LatestWorker:
                 self._cond.wait_for(lambda: self._closed or self._latest or self._actions)
                 if self._closed:
                     return
+                latest = self._latest
                 if self._actions:
                     job = self._actions.pop(0)
-                else:
-                    job, self._latest = self._latest, None
+                elif latest is not None:
+                    job, self._latest = latest, None
+                else:  # not reached: the wait ends on a job or on close
+                    continue
                 self._busy = True
             try:
                 job()

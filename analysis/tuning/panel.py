@@ -23,10 +23,12 @@ from __future__ import annotations
 import base64
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 import ipywidgets as w
 import pandas as pd
@@ -36,8 +38,8 @@ from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
 from analysis.model.categories import CATEGORIES
 from analysis.model.numbers import as_fraction
-from analysis.model.paytable import PayTable, PayTableError
-from analysis.model.rules import PAYS_ON, PRESETS, parse_qualifier, qualifier_text
+from analysis.model.paytable import PayTable, PayTableError, PayTableSpec
+from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier, qualifier_text
 from analysis.parallel.options import RunOptions
 from analysis.report.build import REPORT_STRATEGIES, build_report
 from analysis.sidebets.bet import shipped_sidebets
@@ -45,6 +47,9 @@ from analysis.sidebets.returns import SideBetEngine
 from analysis.strategy.registry import strategy_named
 from analysis.tuning.tuner import Tuner
 from analysis.tuning.view import difference_html, figures_html, return_table_html, side_bet_html, sweep_png
+
+if TYPE_CHECKING:
+    from analysis.tuning.coalesce import LatestWorker
 
 STRATEGY_CHOICES = ("optimal", "always-call", "simple")
 #: Points of the sweep plot (each one engine pass).
@@ -75,38 +80,40 @@ class TuningPanel:
     def __init__(
         self,
         game: str = "casino-omaha",
-        paytable=None,
+        paytable: PayTableSpec = None,
         strategy: str = "optimal",
         pays_on: str = "ante",
         qualifier: int | None | str = OWN,  # a rank, None (no qualifier), text ("9s", "none") or OWN
-        call_multiple: int | str = OWN,
+        call_multiple: int | Literal["own"] = OWN,
         engine: ReturnEngine | None = None,
         options: RunOptions | None = None,
         out_dir: str | Path = "reports",
         sweep_points: int = SWEEP_POINTS,
-    ):
-        if isinstance(qualifier, str) and qualifier != OWN:
-            qualifier = parse_qualifier(qualifier)
+    ) -> None:
+        rank: int | None | Literal["own"] = (
+            OWN if qualifier == OWN else parse_qualifier(qualifier) if isinstance(qualifier, str) else qualifier
+        )
         self.engines = Engines(options or RunOptions(progress=False))
         if engine is not None:
             self.engines.add(engine)
         self.start = PayTable.load(paytable)
-        self.table, self.result = self.start, None
+        self.table = self.start
+        self.result: GameResult | None = None
         self.focus = "flush"  # the pay last changed: swept, and solved for
         self.sweep_points = sweep_points
         self.computations = 0  # engine passes for the shown figures (coalescing is tested on it)
-        self._sweeps: dict[tuple, object] = {}
-        self._starts: dict[tuple, GameResult] = {}
+        self._sweeps: dict[tuple[Any, ...], pd.DataFrame] = {}
+        self._starts: dict[tuple[Rules, str, str], GameResult] = {}
         self._syncing = False
         self.saved: Path | None = None  # the last CSV saved
         self.report_paths: tuple[Path, Path] | None = None  # the last report written
-        self._build(game, strategy, pays_on, variant_rules(game, qualifier, call_multiple), Path(out_dir))
+        self._build(game, strategy, pays_on, variant_rules(game, rank, call_multiple), Path(out_dir))
         self.worker = _worker(self)
         self.refresh()
 
     # --- widgets ----------------------------------------------------------------------
 
-    def _build(self, game, strategy, pays_on, rules, out_dir: Path) -> None:
+    def _build(self, game: str, strategy: str, pays_on: str, rules: Rules, out_dir: Path) -> None:
         labels = {"style": {"description_width": "7em"}}
         self.game = w.Dropdown(options=list(PRESETS), value=game, description="game", **labels)
         self.qualifier = w.Dropdown(
@@ -123,7 +130,9 @@ class TuningPanel:
         self.pays_on.style.button_width = "4.5em"
         self.strategy = w.Dropdown(options=list(STRATEGY_CHOICES), value=strategy, description="strategy", **labels)
         self.side_bet = w.Dropdown(options=side_bet_choices(game), value="", description="side bet", **labels)
-        self.boxes, self.sliders, self.notes = {}, {}, {}
+        self.boxes: dict[str, w.Text] = {}
+        self.sliders: dict[str, w.FloatSlider] = {}
+        self.notes: dict[str, w.HTML] = {}
         rows = []
         for c in reversed(CATEGORIES):
             pay = self.start.pays[c]
@@ -214,7 +223,7 @@ class TuningPanel:
         self._focus(category)
         self.refresh()
 
-    def _on_control(self, change) -> None:
+    def _on_control(self, change: dict[str, Any]) -> None:
         if change["owner"] is self.game:  # a new game starts with its own qualifier and call bet
             own = PRESETS[change["new"]]
             with self._sync():
@@ -229,7 +238,7 @@ class TuningPanel:
         self.solve.description = f"solve the {category.replace('_', ' ')} pay"
 
     @contextmanager
-    def _sync(self):
+    def _sync(self) -> Iterator[None]:
         """Widgets set by the panel itself (a box from its slider...) trigger no recomputation."""
         self._syncing = True
         try:
@@ -255,7 +264,8 @@ class TuningPanel:
 
     def current(self) -> tuple[PayTable | None, str]:
         """The table the boxes describe, or None and what is wrong with it."""
-        pays, wrong = {}, []
+        pays: dict[str, Fraction] = {}
+        wrong: list[str] = []
         for c, box in self.boxes.items():
             try:
                 pays[c] = as_fraction(box.value)
@@ -264,14 +274,14 @@ class TuningPanel:
         if wrong:
             return None, f"not a number: {', '.join(wrong)}"
         try:
-            return self.start.replace(name=self.name.value.strip() or "tuned", **pays), ""
+            return self.start.with_pays(pays, name=self.name.value.strip() or "tuned"), ""
         except PayTableError as e:
             return None, str(e).split(": ", 1)[-1]
 
-    def rules(self):
+    def rules(self) -> Rules:
         return variant_rules(self.game.value, parse_qualifier(self.qualifier.value), self.call_multiple.value)
 
-    def _engine(self, rules) -> ReturnEngine:
+    def _engine(self, rules: Rules) -> ReturnEngine:
         """The engine of the rules; a store that must be computed first shows its progress."""
         if self.engines.loaded(rules):
             return self.engines.get(rules)
@@ -293,7 +303,7 @@ class TuningPanel:
             stop.set()
             self.progress.layout.visibility = "hidden"
 
-    def _poll_progress(self, rules, stop: threading.Event) -> None:
+    def _poll_progress(self, rules: Rules, stop: threading.Event) -> None:
         while not stop.wait(0.5):
             self.progress.value = self.engines.shards_done(rules)[0]
 
@@ -330,7 +340,7 @@ class TuningPanel:
             bets = SideBetEngine(engine, table, result.pays_on, main=result)
             self.side.value = side_bet_html(bets.evaluate(name, strategy=joint))
 
-    def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str):
+    def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str) -> pd.DataFrame | None:
         """The sweep of the focused pay (cached), or None when a newer change came first."""
         c = self.focus
         top = self.sliders[c].max
@@ -427,7 +437,7 @@ def _error(text: str) -> str:
     return f"<span style='color:#b2182b'>{escape(text)}</span>"
 
 
-def _worker(panel: TuningPanel):
+def _worker(panel: TuningPanel) -> LatestWorker:
     from analysis.tuning.coalesce import LatestWorker
 
     def show(error: BaseException) -> None:
@@ -436,7 +446,7 @@ def _worker(panel: TuningPanel):
     return LatestWorker("tuning-panel", on_error=show)
 
 
-def tuning_panel(game: str = "casino-omaha", paytable=None, **options) -> TuningPanel:
+def tuning_panel(game: str = "casino-omaha", paytable: PayTableSpec = None, **options: Any) -> TuningPanel:
     """The tuning panel of a game, shown when it is the value of a notebook cell (see
     :class:`TuningPanel` for the options: strategy, pays_on, qualifier, call_multiple,
     engine, options, out_dir)."""

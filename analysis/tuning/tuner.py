@@ -16,7 +16,8 @@ True
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -28,9 +29,9 @@ from analysis.engine.return_engine import ReturnEngine, Strategy, load_engine
 from analysis.engine.statistics import exact_figures
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
-from analysis.model.numbers import as_fraction
+from analysis.model.numbers import NumberLike, as_fraction
 from analysis.model.payoffs import PAYS_ON, check_pays_on, outcome_payoffs
-from analysis.model.paytable import PayTable
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.parallel.options import RunOptions
 from analysis.strategy.registry import strategy_named
 
@@ -38,35 +39,44 @@ SUMMARY_FIELDS = ("house_edge", "element_of_risk", "call_rate", "std_dev", "hit_
 #: A sweep evaluates at most this many tables (each a full pass over the states).
 MAX_SWEEP = 10_000
 
+#: Bounds of a solve: (low, high) for every pay varied, or per category.
+Bounds = tuple[NumberLike, NumberLike] | Mapping[str, tuple[NumberLike, NumberLike]]
+
 
 def _check_categories(names: Iterable[str]) -> list[str]:
     names = list(names)
     unknown = [c for c in names if c not in CATEGORIES]
     if unknown:
         raise InputError(f"unknown categories: {', '.join(map(str, unknown))} (known: {', '.join(CATEGORIES)})")
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if twice:
+        raise InputError(f"categories named more than once: {', '.join(twice)}")
     return names
 
 
 class Tuner:
     """Optimal play and returns of one game, for one pay convention, for any pay table."""
 
-    def __init__(self, engine: ReturnEngine, pays_on: str = "ante"):
+    def __init__(self, engine: ReturnEngine, pays_on: str = "ante") -> None:
         self.engine, self.rules, self.pays_on = engine, engine.rules, check_pays_on(pays_on)
 
-    def evaluate(self, paytable=None, strategy: str | Strategy = "optimal") -> GameResult:
+    def evaluate(self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal") -> GameResult:
         """The return table and summary of a pay table (PayTable, CSV path, table name,
         dict or DataFrame; None for the default) with the strategy re-optimised for it."""
         return self.engine.decide(
             paytable, strategy_named(strategy) if isinstance(strategy, str) else strategy, self.pays_on
         )
 
-    def house_edge(self, paytable) -> Fraction:
+    def house_edge(self, paytable: PayTableSpec) -> Fraction:
         return self.evaluate(paytable).exact.house_edge
 
-    def sweep(self, base=None, strategy: str = "optimal", **ranges) -> pd.DataFrame:
+    def sweep(
+        self, base: PayTableSpec = None, strategy: str = "optimal", /, **ranges: Iterable[NumberLike]
+    ) -> pd.DataFrame:
         """Re-optimised figures over a grid of one or two pays, e.g.
         ``sweep(flush=range(1, 8))`` or ``sweep(flush=[2, 3], full_house=[3, 4, 5])``
-        (``strategy``: played at every point, re-derived for each table where it depends on pays).
+        (``strategy``: played at every point, re-derived for each table where it depends on pays;
+        ``base`` and ``strategy`` are given by position, so that every keyword is a pay).
 
         Returns one tidy row per pay combination: the varied pays, then house edge,
         element of risk, call rate, standard deviation and hit frequency.
@@ -82,12 +92,18 @@ class Tuner:
         rows = []
         for combination in itertools.product(*values.values()):
             pays = dict(zip(values, combination))
-            s = self.evaluate(base.replace(name=f"{base.name} sweep", **pays), strategy).summary()
+            s = self.evaluate(base.with_pays(pays, name=f"{base.name} sweep"), strategy).summary()
             rows.append({**{c: float(v) for c, v in pays.items()}, **{f: s[f] for f in SUMMARY_FIELDS}})
         return pd.DataFrame(rows)
 
     def solve(
-        self, target_house_edge, vary, bounds=(0, 1000), integer: bool = False, base=None, best: int = 3
+        self,
+        target_house_edge: NumberLike,
+        vary: str | Iterable[str],
+        bounds: Bounds = (0, 1000),
+        integer: bool = False,
+        base: PayTableSpec = None,
+        best: int = 3,
     ) -> pd.DataFrame:
         """Pay tables whose re-optimised house edge hits ``target_house_edge``.
 
@@ -105,19 +121,20 @@ class Tuner:
             raise InputError(f"vary names pay-table categories (known: {', '.join(CATEGORIES)})")
         if not integer and len(vary) > 1:
             raise InputError("a continuous solve varies one pay; give integer=True to search several")
-        limits = {c: tuple(as_fraction(x) for x in (bounds[c] if isinstance(bounds, dict) else bounds)) for c in vary}
+        limits = {c: _limits(bounds[c] if isinstance(bounds, Mapping) else bounds) for c in vary}
         for c, (lo, hi) in limits.items():
             if not 0 <= lo <= hi:
                 raise InputError(f"bounds for {c} must satisfy 0 <= low <= high, got {lo}, {hi}")
         target = as_fraction(target_house_edge)
-        low_edge = self.house_edge(base.replace(**{c: limits[c][1] for c in vary}))
-        high_edge = self.house_edge(base.replace(**{c: limits[c][0] for c in vary}))
+        low_edge = self.house_edge(base.with_pays({c: limits[c][1] for c in vary}))
+        high_edge = self.house_edge(base.with_pays({c: limits[c][0] for c in vary}))
         if not low_edge <= target <= high_edge:
             raise InputError(
                 f"target house edge {float(target):.4%} is out of reach: with "
                 f"{', '.join(f'{c} paying {float(lo):g} to {float(hi):g}' for c, (lo, hi) in limits.items())} "
                 f"the house edge ranges from {float(low_edge):.4%} to {float(high_edge):.4%}"
             )
+        found: Sequence[tuple[Mapping[str, int | Fraction], Fraction]]
         if integer:
             found = self._solve_integer(target, vary, limits, base)
         else:
@@ -135,56 +152,62 @@ class Tuner:
             )
         return pd.DataFrame(rows)
 
-    def solved_table(self, frame: pd.DataFrame, row: int = 0, base=None, name: str = "solved") -> PayTable:
+    def solved_table(
+        self, frame: pd.DataFrame, row: int = 0, base: PayTableSpec = None, name: str = "solved"
+    ) -> PayTable:
         """The full pay table of one row of :meth:`solve`'s answer (exact pays)."""
-        return PayTable.load(base).replace(name=name, **frame["exact_pays"].iloc[row])
+        return PayTable.load(base).with_pays(frame["exact_pays"].iloc[row], name=name)
 
-    def _solve_continuous(self, target: Fraction, category: str, limits, base: PayTable):
+    def _solve_continuous(
+        self, target: Fraction, category: str, limits: tuple[Fraction, Fraction], base: PayTable
+    ) -> tuple[dict[str, Fraction], Fraction]:
         """Exact pay in [low, high] whose re-optimised house edge equals the target."""
         lo, hi = limits
 
         def gap(pay: float) -> float:  # root finding on pays of at most 4 decimals
-            table = base.replace(**{category: Fraction(pay).limit_denominator(10**4)})
+            table = base.with_pays({category: Fraction(pay).limit_denominator(10**4)})
             return float(self.house_edge(table) - target)
 
         guess = Fraction(brentq(gap, float(lo), float(hi), xtol=1e-7)).limit_denominator(10**4) if lo < hi else lo
         # while the decisions stay the same, the edge is linear in the pay: solve that piece
         # exactly, then check the decisions at the exact root (repeat if they changed)
         for _ in range(50):
-            calls = self.engine.optimal_calls(base.replace(**{category: guess}), self.pays_on)
+            calls = self.engine.optimal_calls(base.with_pays({category: guess}), self.pays_on)
             edge = self._edge_with_calls(calls, base, category)
             at0, slope = edge(Fraction(0)), edge(Fraction(1)) - edge(Fraction(0))
             root = guess if slope == 0 else min(max((target - at0) / slope, lo), hi)
             if root == guess or np.array_equal(
-                self.engine.optimal_calls(base.replace(**{category: root}), self.pays_on), calls
+                self.engine.optimal_calls(base.with_pays({category: root}), self.pays_on), calls
             ):
                 return {category: root}, edge(root)
             guess = root
         raise SolveError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
 
-    def _edge_with_calls(self, calls: np.ndarray, base: PayTable, category: str):
+    def _edge_with_calls(self, calls: np.ndarray, base: PayTable, category: str) -> Callable[[Fraction], Fraction]:
         """House edge as a function of one pay, the decisions held fixed."""
         combos = self.engine.combos(calls)
         called_states = int(np.where(calls, self.engine.weight, 0).sum())
 
         def edge(pay: Fraction) -> Fraction:
-            payoffs = outcome_payoffs(base.replace(**{category: pay}), self.rules, self.pays_on)
+            payoffs = outcome_payoffs(base.with_pays({category: pay}), self.rules, self.pays_on)
             return exact_figures(combos, payoffs, self.rules, called_states).house_edge
 
         return edge
 
-    def _solve_integer(self, target: Fraction, vary: list[str], limits, base: PayTable):
+    def _solve_integer(
+        self, target: Fraction, vary: list[str], limits: dict[str, tuple[Fraction, Fraction]], base: PayTable
+    ) -> list[tuple[dict[str, int], Fraction]]:
         *outer, last = vary
-        lo_last, hi_last = int(np.ceil(limits[last][0])), int(np.floor(limits[last][1]))
-        grids = [range(int(np.ceil(limits[c][0])), int(np.floor(limits[c][1])) + 1) for c in outer]
+        lo_last, hi_last = math.ceil(limits[last][0]), math.floor(limits[last][1])
+        grids = [range(math.ceil(limits[c][0]), math.floor(limits[c][1]) + 1) for c in outer]
         if np.prod([len(g) for g in grids], dtype=float) > 2000:
             raise InputError("integer search grid too large: narrow the bounds of the outer pays")
-        found = []
+        found: list[tuple[dict[str, int], Fraction]] = []
         for values in itertools.product(*grids):
             pays = dict(zip(outer, values))
 
-            def edge(v: int, pays=pays) -> Fraction:
-                return self.house_edge(base.replace(**pays, **{last: v}))
+            def edge(v: int, pays: dict[str, int] = pays) -> Fraction:
+                return self.house_edge(base.with_pays({**pays, last: v}))
 
             # the edge does not rise with the pay: bisect for the last pay whose edge >= target
             a, b = lo_last, hi_last
@@ -203,13 +226,13 @@ class Tuner:
 
 
 def solve_paytable(
-    target_house_edge,
-    vary,
-    bounds=(0, 1000),
+    target_house_edge: NumberLike,
+    vary: str | Iterable[str],
+    bounds: Bounds = (0, 1000),
     integer: bool = False,
     *,
     game: str = "casino-omaha",
-    base=None,
+    base: PayTableSpec = None,
     pays_on: str = "ante",
     tuner: Tuner | None = None,
     best: int = 3,
@@ -222,8 +245,8 @@ def solve_paytable(
 
 def compare_paytables(
     games: Iterable[str],
-    paytables: Iterable,
-    conventions=PAYS_ON,
+    paytables: Iterable[PayTableSpec],
+    conventions: Iterable[str] = PAYS_ON,
     engines: dict[str, ReturnEngine] | None = None,
     options: RunOptions | None = None,
 ) -> pd.DataFrame:
@@ -231,6 +254,7 @@ def compare_paytables(
 
     ``engines`` may hold already loaded engines by game name.
     """
+    paytables, conventions = list(paytables), list(conventions)  # each is gone through once per game
     rows = []
     for game in games:
         engine = (engines or {}).get(game) or load_engine(game, options)
@@ -241,3 +265,9 @@ def compare_paytables(
                     {"game": game, "paytable": s["paytable"], "pays_on": pays_on, **{f: s[f] for f in SUMMARY_FIELDS}}
                 )
     return pd.DataFrame(rows)
+
+
+def _limits(bounds: tuple[NumberLike, NumberLike]) -> tuple[Fraction, Fraction]:
+    """(low, high) of a pay varied, exactly."""
+    low, high = bounds
+    return as_fraction(low), as_fraction(high)

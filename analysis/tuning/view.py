@@ -13,12 +13,14 @@ from fractions import Fraction
 from html import escape
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from analysis.engine.result import GameResult
 from analysis.engine.statistics import ExactFigures
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
 from analysis.report.plots import plot_sweep, png
+from analysis.sidebets.returns import SideBetResult
 
 #: (key, label, unit) of the figures the panel shows, in order.
 FIGURES = (
@@ -81,7 +83,7 @@ def return_table_html(result: GameResult) -> str:
     )
 
 
-def side_bet_html(r) -> str:
+def side_bet_html(r: SideBetResult) -> str:
     """A side bet played with the panel's main table (a :class:`SideBetResult`): its figures
     per unit staked with their exact values, the combined house edge, its return table."""
     e, c = r.exact, r.combined
@@ -97,10 +99,11 @@ def side_bet_html(r) -> str:
         for i, (label, value, unit, exact) in enumerate(rows)
     )
     played = f"{r.strategy} strategy" if r.bet.forfeit else "the main game's strategy"
+    t = r.table
     lines = "".join(
-        f"<tr><td>{escape(t.line.replace('_', ' '))}</td><td>{escape(t.pays)}</td><td>{t.combinations:,}</td>"
-        f"<td>{t.probability:.8f}</td><td>{t.one_in:,.1f}</td><td>{t.contribution:+.8f}</td></tr>"
-        for t in r.table.itertuples(index=False)
+        f"<tr><td>{escape(line.replace('_', ' '))}</td><td>{escape(pays)}</td><td>{n:,}</td>"
+        f"<td>{p:.8f}</td><td>{one_in:,.1f}</td><td>{x:+.8f}</td></tr>"
+        for line, pays, n, p, one_in, x in zip(t.line, t.pays, t.combinations, t.probability, t.one_in, t.contribution)
     )
     forfeit = "lost when the player folds" if r.bet.forfeit else "settled whether he calls or folds"
     return (
@@ -111,7 +114,9 @@ def side_bet_html(r) -> str:
     )
 
 
-def difference_frames(start: PayTable, table: PayTable, before: GameResult, after: GameResult):
+def difference_frames(
+    start: PayTable, table: PayTable, before: GameResult, after: GameResult
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pays that differ, figures before and after): the current table against the
     starting one, both played with the same game, rules and strategy."""
     pays = pd.DataFrame(
@@ -162,7 +167,7 @@ def _num(x: Fraction, sign: bool = False) -> str:
     return text if Fraction(float(x)) == x else f"{text} ({x})"
 
 
-def _fig(key: str, x, sign: bool = False) -> str:
+def _fig(key: str, x: Fraction | float, sign: bool = False) -> str:
     if key == "std_dev":
         return f"{x:+.6f}" if sign else f"{x:.6f}"
     return f"{float(x):+.6%}" if sign else f"{float(x):.6%}"
@@ -170,7 +175,8 @@ def _fig(key: str, x, sign: bool = False) -> str:
 
 def sweep_png(frame: pd.DataFrame, category: str, pay: Fraction, house_edge: Fraction, strategy: str) -> bytes:
     """The house edge against one pay (the others as they are), the current table marked."""
-    ax = plot_sweep(frame, category)
+    fig = Figure(figsize=(6, 3.6))
+    ax = plot_sweep(frame, category, ax=fig.subplots())
     ax.plot([float(pay)], [float(house_edge)], marker="*", markersize=16, color="#d6604d", zorder=5, ls="")
     ax.annotate(
         f"now: {float(pay):g} -> {float(house_edge):.4%}",
@@ -181,4 +187,4 @@ def sweep_png(frame: pd.DataFrame, category: str, pay: Fraction, house_edge: Fra
     )
     played = "strategy re-optimised for each table" if strategy == "optimal" else f"{strategy} strategy"
     ax.set_title(f"house edge against the {category.replace('_', ' ')} pay ({played})")
-    return png(ax.figure)
+    return png(fig)
