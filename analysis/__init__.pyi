@@ -37,7 +37,8 @@ from .report.tables import confidence_table, final_hands_table, return_table, ru
 from .sidebets.bet import SideBet, SideBetError
 from .sidebets.floor import Wager, floor_figures, side_bet_wagers
 from .sidebets.progressive import Progressive, analyse_progressive, meter_returns
-from .sidebets.returns import SideBetEngine, SideBetResult
+from .sidebets.result import SideBetResult
+from .sidebets.returns import SideBetEngine
 from .sidebets.simulation import simulate_side_bet
 from .sidebets.tuning import solve_side_bet
 from .store.outcome_store import OutcomeStore

@@ -21,7 +21,7 @@ from analysis.model.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from analysis.sidebets.returns import SideBetResult
+    from analysis.sidebets.result import SideBetResult
 
 NAME = "sidebet"
 

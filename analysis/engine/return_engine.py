@@ -37,16 +37,17 @@ True
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from math import lcm
-from typing import Protocol, TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from analysis.engine.packed import Packed, count_width, small_weights
 from analysis.engine.result import GameResult, game_result
+from analysis.engine.strategies import BASIC_STRATEGIES, StateTerm, Strategy
 from analysis.hands.classes import HandProfile, hand_profile
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -70,27 +71,10 @@ PAY_SOURCES = (
 #: final-hands table of a report is their only reader.
 REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
 
-Strategy: TypeAlias = Callable[["ReturnEngine", PayTable, str], np.ndarray]
 #: Where an engine's states live: counts in memory, or a complete store on disk.
 StateSource: TypeAlias = StateCounts | OutcomeStore
 #: Per-column values: exact ints, or floats.
 _Value = TypeVar("_Value", int, float)
-
-
-class StateTerm(Protocol):
-    """An exact amount added to EV(call) - EV(fold) of every state, in antes: state i's is
-    ``numerators(1)[i] / denominator``."""
-
-    denominator: int
-
-    def numerators(self, factor: int) -> np.ndarray | None:
-        """``factor`` x the numerator of every state (int64), or None when beyond 64 bits."""
-
-    def approx(self) -> np.ndarray:
-        """The amount of every state in float64 (to find near-ties when numerators do not fit)."""
-
-    def exact(self, rows: np.ndarray) -> list[Fraction]:
-        """The exact amount of the given states."""
 
 
 class ReturnEngine:
@@ -383,11 +367,3 @@ def load_engine(game: str | Rules = "casino-omaha", options: RunOptions | None =
 def weighted_totals(sc: StateCounts) -> np.ndarray:
     """Sum over the states of weight x count, for each of the 40 columns (exact int64)."""
     return np.array([int(sc.weight @ sc.counts[:, j].astype(np.int64)) for j in range(len(COLUMNS))], dtype=np.int64)
-
-
-#: The strategies the engine plays by name (see the module docstring).
-BASIC_STRATEGIES: dict[str, Strategy] = {
-    "optimal": lambda engine, paytable, pays_on: engine.optimal_calls(paytable, pays_on),
-    "always-call": lambda engine, paytable, pays_on: np.ones(engine.states, dtype=bool),
-    "always-fold": lambda engine, paytable, pays_on: np.zeros(engine.states, dtype=bool),
-}

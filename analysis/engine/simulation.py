@@ -14,7 +14,8 @@ from math import sqrt
 import numpy as np
 
 from analysis.counting.symmetry import canonical_states
-from analysis.engine.return_engine import ReturnEngine, StateSource, Strategy
+from analysis.engine.return_engine import ReturnEngine, StateSource
+from analysis.engine.strategies import Strategy
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.model.errors import InputError

@@ -49,7 +49,7 @@ from analysis.report.tables import (
     summary_table,
 )
 from analysis.sidebets.bet import SideBetSpec
-from analysis.sidebets.returns import SideBetResult
+from analysis.sidebets.result import SideBetResult
 from analysis.store.outcome_store import ENGINE_VERSION, OutcomeStore
 from analysis.store.shards import package_version
 from analysis.strategy.by_hand import COMPARED, StrategyAnalysis, analyse_strategy, call_rates

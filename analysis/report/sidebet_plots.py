@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from analysis.sidebets.returns import SideBetResult
+from analysis.sidebets.result import SideBetResult
 
 
 def plot_side_bet(result: SideBetResult) -> Figure:

@@ -16,7 +16,8 @@ from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.sidebets.bet import SideBetSpec, shipped_sidebets
 from analysis.sidebets.progressive import analyse_progressive
-from analysis.sidebets.returns import SideBetEngine, SideBetResult
+from analysis.sidebets.result import SideBetResult
+from analysis.sidebets.returns import SideBetEngine
 
 _NAN = float("nan")
 

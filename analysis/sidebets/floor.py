@@ -21,7 +21,7 @@ import pandas as pd
 from analysis.engine.statistics import house_result
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
-from analysis.sidebets.returns import SideBetResult
+from analysis.sidebets.result import SideBetResult
 
 #: Periods of play: (name, days).
 PERIODS = (("day", 1), ("week", 7), ("month", 30))

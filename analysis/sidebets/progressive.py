@@ -27,7 +27,8 @@ import pandas as pd
 from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import NumberLike, as_fraction
 from analysis.sidebets.bet import Meter, SideBet, SideBetSpec
-from analysis.sidebets.returns import SideBetEngine, SideBetResult
+from analysis.sidebets.result import SideBetResult
+from analysis.sidebets.returns import SideBetEngine
 
 #: Steps of the exact break-even search before giving up (decisions keep changing).
 MAX_STEPS = 50

@@ -12,30 +12,30 @@ being ``stake`` antes) and per unit wagered.
 side bet's expected result plus the stake he keeps in play, ``stake x (E[side | call] +
 1)`` more than before, a per-state amount known at the decision (exactly the bet's net for
 a first-six bet). The ``joint`` strategy adds it to EV(call) - EV(fold) (a
-:class:`analysis.engine.return_engine.StateTerm`), which can only raise the player's total; ``separate``
+:class:`analysis.engine.strategies.StateTerm`), which can only raise the player's total; ``separate``
 plays the main game's optimal strategy and lets the side bet follow.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm, sqrt
+from math import lcm
 
 import numpy as np
 import pandas as pd
 
 from analysis.engine.result import GameResult
-from analysis.engine.return_engine import ReturnEngine, StateTerm
+from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.strategies import StateTerm
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import NumberLike, as_fraction
 from analysis.model.outcomes import COLUMNS, ColumnKey
 from analysis.model.payoffs import outcome_payoffs, row_keys
 from analysis.model.paytable import PayTable, PayTableSpec
-from analysis.model.rules import Rules
 from analysis.sidebets.bet import SideBet, SideBetSpec
 from analysis.sidebets.counts import outcome_counts, outcome_lines, state_first_six
+from analysis.sidebets.result import SideBetResult, combined_figures, side_figures
 
 _INT64 = 2**63
 #: Strategies for the main game when a side bet is in play (see the module docstring).
@@ -44,75 +44,6 @@ SIDE_STRATEGIES = ("joint", "separate")
 GLI_ODDS = 100_000_000
 #: Evaluations a SideBetEngine keeps (a joint one holds the decisions of every state).
 MEMO = 8
-
-
-@dataclass(frozen=True)
-class SideFigures:
-    """The exact figures of a side bet, per unit staked."""
-
-    total_combinations: int  # every deal of the game
-    ev: Fraction  # the player's expected net result
-    house_edge: Fraction  # -ev
-    player_return: Fraction  # 1 + ev: what comes back per unit staked
-    hit_frequency: Fraction  # P(the bet wins)
-    push_frequency: Fraction  # P(the stake comes back)
-    variance: Fraction
-    std_dev: float
-
-
-@dataclass(frozen=True)
-class CombinedFigures:
-    """The main game and a side bet together, per hand in antes (side stake ``stake`` antes)."""
-
-    house_edge: Fraction
-    average_wager: Fraction  # the main game's average wager plus the side stake
-    per_unit_wagered: Fraction  # house edge / average wager
-    std_dev: float
-
-
-@dataclass
-class SideBetResult:
-    """The exact return of one side bet, with the main game played by ``strategy``."""
-
-    bet: SideBet
-    rules: Rules
-    strategy: str  # "joint" or "separate" for a forfeited bet, else "optimal"
-    stake: Fraction  # the side stake, in antes
-    meter: Fraction | None
-    table: pd.DataFrame  # the side bet's return table
-    exact: SideFigures  # its figures per unit staked
-    combined: CombinedFigures  # main game and side bet together, per hand in antes
-    main: GameResult
-
-    def summary(self) -> dict[str, str | float | bool | None]:
-        """Figures for display and JSON: floats, plus the exact values as strings."""
-        e, c = self.exact, self.combined
-        out: dict[str, str | float | bool | None] = {
-            "game": self.rules.name,
-            "bet": self.bet.name,
-            "kind": self.bet.kind,
-            "forfeit": self.bet.forfeit,
-            "strategy": self.strategy,
-            "meter": None if self.meter is None else float(self.meter),
-            "total_combinations": e.total_combinations,
-        }
-        out |= {
-            "house_edge": float(e.house_edge),
-            "return": float(e.player_return),
-            "hit_frequency": float(e.hit_frequency),
-            "push_frequency": float(e.push_frequency),
-        }
-        out |= {"std_dev": e.std_dev, "house_edge_exact": str(e.house_edge), "return_exact": str(e.player_return)}
-        out |= {"stake_antes": str(self.stake)}
-        out |= {
-            "main_house_edge": float(self.main.exact.house_edge),
-            "main_call_rate": float(self.main.exact.call_rate),
-        }
-        out |= {
-            "combined_house_edge_per_hand": float(c.house_edge),
-            "combined_house_edge_per_unit_wagered": float(c.per_unit_wagered),
-        }
-        return out | {"combined_std_dev": c.std_dev, "combined_house_edge_exact": str(c.house_edge)}
 
 
 class _LabelTerm:
@@ -311,38 +242,3 @@ def settle(
     payoffs = list(outcome_payoffs(paytable, rules, pays_on).values())
     combined = combined_figures(by_row, nets, payoffs, stake, main)
     return SideBetResult(bet, rules, strategy, stake, meter, table, side_figures(combos, nets), combined, main)
-
-
-def side_figures(combos: list[int], nets: list[Fraction]) -> SideFigures:
-    """House edge, return, hit and push frequency, variance per unit staked (exact)."""
-    total = sum(combos)
-    ev = Fraction(sum(c * v for c, v in zip(combos, nets)), total)
-    ev2 = Fraction(sum(c * v * v for c, v in zip(combos, nets)), total)
-    return SideFigures(
-        total_combinations=total,
-        ev=ev,
-        house_edge=-ev,
-        player_return=1 + ev,
-        hit_frequency=Fraction(sum(c for c, v in zip(combos, nets) if v > 0), total),
-        push_frequency=Fraction(sum(c for c, v in zip(combos, nets) if v == 0), total),
-        variance=ev2 - ev**2,
-        std_dev=sqrt(ev2 - ev**2),
-    )
-
-
-def combined_figures(
-    by_row: np.ndarray, nets: list[Fraction], payoffs: list[Fraction], stake: Fraction, main: GameResult
-) -> CombinedFigures:
-    """The main game and the side bet together, per hand in antes: house edge, per unit
-    wagered (the main game's average wager plus the side stake), standard deviation."""
-    total = int(by_row.sum())
-    ev = ev2 = Fraction(0)
-    for side, row in zip(nets, by_row):
-        for x, count in zip(payoffs, row):
-            if count:
-                value = x + stake * side
-                ev += int(count) * value
-                ev2 += int(count) * value * value
-    ev, ev2 = ev / total, ev2 / total
-    wager = main.exact.average_wager + stake
-    return CombinedFigures(house_edge=-ev, average_wager=wager, per_unit_wagered=-ev / wager, std_dev=sqrt(ev2 - ev**2))

@@ -16,7 +16,8 @@ from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.simulation import Simulation, deal, final_strengths, lookup_calls, settle, stored_keys
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
-from analysis.sidebets.returns import SideBetResult, line_nets
+from analysis.sidebets.result import SideBetResult
+from analysis.sidebets.returns import line_nets
 
 
 def simulate_side_bet(

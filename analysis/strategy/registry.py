@@ -7,7 +7,7 @@ simple strategy derived above it. What the command line, the panel and the repor
 
 from __future__ import annotations
 
-from analysis.engine.return_engine import BASIC_STRATEGIES, Strategy
+from analysis.engine.strategies import BASIC_STRATEGIES, Strategy
 from analysis.model.errors import InputError
 from analysis.strategy.simple import simple
 

@@ -25,8 +25,9 @@ import pandas as pd
 from scipy.optimize import brentq
 
 from analysis.engine.result import GameResult
-from analysis.engine.return_engine import ReturnEngine, Strategy, load_engine
+from analysis.engine.return_engine import ReturnEngine, load_engine
 from analysis.engine.statistics import exact_figures
+from analysis.engine.strategies import Strategy
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import NumberLike, as_fraction

@@ -20,7 +20,7 @@ from analysis.engine.statistics import ExactFigures
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
 from analysis.report.plots import plot_sweep, png
-from analysis.sidebets.returns import SideBetResult
+from analysis.sidebets.result import SideBetResult
 
 #: (key, label, unit) of the figures the panel shows, in order.
 FIGURES = (
