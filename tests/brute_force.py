@@ -2,11 +2,19 @@
 
 Independent of the enumerator kernel: it uses only the batch evaluators (themselves
 checked against the exact category counts) and compares every pair of holdings.
+
+Each deck is brute-forced once per test session: the results are memoised by the rules
+that decide the counts (the call bet does not) and handed out read-only, so a test that
+wrote into them would fail instead of changing another test's reference.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import cache
 from itertools import combinations
+from types import MappingProxyType
 
 import numpy as np
 
@@ -51,8 +59,26 @@ def boards(rules: Rules, flop: tuple[int, ...]):
         yield hs, vals, masks, (masks[:, None] & masks[None, :]) == 0
 
 
-def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray]:
-    """{(flop, hole): 40 counts} for every decision state of the (small) deck."""
+def counting_rules(rules: Rules) -> Rules:
+    """The rules with the call bet at its default: it changes no count, so it is no key."""
+    return replace(rules, call_multiple=2)
+
+
+def frozen(result: dict) -> Mapping:
+    """The result, read-only: a shared reference must not be changed by one test."""
+    for counts in result.values():
+        counts.flags.writeable = False
+    return MappingProxyType(result)
+
+
+def brute_force(rules: Rules) -> Mapping[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray]:
+    """{(flop, hole): 40 counts} for every decision state of the (small) deck (memoised,
+    read-only)."""
+    return _brute_force(counting_rules(rules))
+
+
+@cache
+def _brute_force(rules: Rules) -> Mapping[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray]:
     k, deck = rules.hole_cards, rules.deck
     category = tables().category
     result = {}
@@ -69,17 +95,25 @@ def brute_force(rules: Rules) -> dict[tuple[tuple[int, ...], tuple[int, ...]], n
                 np.add.at(acc, (rows, cols + r), counts[:, r])
         for h, i in row_of.items():
             result[(flop, h)] = acc[i]
-    return result
+    return frozen(result)
 
 
-def brute_force_exposed(rules: Rules, flops=None) -> dict[tuple[tuple[int, ...], tuple[int, ...], int], np.ndarray]:
+def brute_force_exposed(rules: Rules, flops=None) -> Mapping[tuple[tuple[int, ...], tuple[int, ...], int], np.ndarray]:
     """{(flop, hole, e): 40 counts} for every state of the given flops (default: all) when
-    the player sees the dealer's card e: every board, and every dealer holding with e."""
+    the player sees the dealer's card e: every board, and every dealer holding with e
+    (memoised, read-only)."""
+    flops = combinations(rules.deck, 3) if flops is None else flops
+    return _brute_force_exposed(counting_rules(rules), tuple(tuple(int(c) for c in flop) for flop in flops))
+
+
+@cache
+def _brute_force_exposed(
+    rules: Rules, flops: tuple[tuple[int, ...], ...]
+) -> Mapping[tuple[tuple[int, ...], tuple[int, ...], int], np.ndarray]:
     k, deck = rules.hole_cards, rules.deck
     category = tables().category
     result = {}
-    for flop in flops if flops is not None else combinations(deck, 3):
-        flop = tuple(int(c) for c in flop)
+    for flop in flops:
         rest = [c for c in deck if c not in flop]
         holds = list(combinations(rest, k))
         row_of = {h: i for i, h in enumerate(holds)}
@@ -100,4 +134,4 @@ def brute_force_exposed(rules: Rules, flops=None) -> dict[tuple[tuple[int, ...],
             for e in rest:
                 if e not in h:
                     result[(flop, h, e)] = acc[i, e]
-    return result
+    return frozen(result)

@@ -1,17 +1,33 @@
 """Naive per-state reference: every turn/river pair, every dealer holding, evaluated and
-compared one by one (independent of the enumerator kernel)."""
+compared one by one (independent of the enumerator kernel). Each state is enumerated once
+per test session (memoised; the counts are handed out read-only)."""
 
+from functools import cache
 from itertools import combinations
 
 import numpy as np
 
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.model.rules import Rules
-from brute_force import classify, holding_values
+from brute_force import classify, counting_rules, holding_values
 
 
 def naive_state_counts(rules: Rules, hole, flop) -> np.ndarray:
     """40 counts (category x dealer result) of one decision state."""
+    return _naive_state_counts(counting_rules(rules), cards(hole), cards(flop))
+
+
+def cards(cs) -> tuple[int, ...]:
+    return tuple(int(c) for c in cs)
+
+
+def read_only(counts: np.ndarray) -> np.ndarray:
+    counts.flags.writeable = False
+    return counts
+
+
+@cache
+def _naive_state_counts(rules: Rules, hole: tuple[int, ...], flop: tuple[int, ...]) -> np.ndarray:
     k, category = rules.hole_cards, tables().category
     used = set(hole) | set(flop)
     rest = [c for c in rules.deck if c not in used]
@@ -26,13 +42,26 @@ def naive_state_counts(rules: Rules, hole, flop) -> np.ndarray:
             np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), dealer_qualifier(rules.qualifier_rank)
         )[0]
         out[4 * category[player] : 4 * category[player] + 4] += counts
-    return out
+    return read_only(out)
 
 
 def naive_informed_counts(rules: Rules, hole, flop, seen=(), dead=(), turn=None) -> np.ndarray:
     """40 counts of one state when the player also saw dealer cards ``seen``, knows the
     ``dead`` cards and (optionally) the turn: every board still to come, every dealer
     holding that contains the seen cards, evaluated one by one."""
+    turn = None if turn is None else int(turn)
+    return _naive_informed_counts(counting_rules(rules), cards(hole), cards(flop), cards(seen), cards(dead), turn)
+
+
+@cache
+def _naive_informed_counts(
+    rules: Rules,
+    hole: tuple[int, ...],
+    flop: tuple[int, ...],
+    seen: tuple[int, ...],
+    dead: tuple[int, ...],
+    turn: int | None,
+) -> np.ndarray:
     k, category = rules.hole_cards, tables().category
     used = set(hole) | set(flop) | set(seen) | set(dead) | ({turn} if turn is not None else set())
     rest = [c for c in rules.deck if c not in used]
@@ -48,4 +77,4 @@ def naive_informed_counts(rules: Rules, hole, flop, seen=(), dead=(), turn=None)
             np.array([player]), dealer, np.ones((1, len(dealer)), dtype=bool), dealer_qualifier(rules.qualifier_rank)
         )[0]
         out[4 * category[player] : 4 * category[player] + 4] += counts
-    return out
+    return read_only(out)
