@@ -1,5 +1,9 @@
 """The command line: JSON and table output equal the API's exact figures, bad input is one
-clear line on stderr with exit code 2, a closed pipe ends quietly, --help imports nothing heavy."""
+clear line on stderr with exit code 2, a closed pipe ends quietly, --help imports nothing heavy.
+
+Most checks call the entry point in this process (the ``cli`` fixture); those where the
+process is the point run a fresh interpreter: a real command end to end, the exit code of
+bad input, the closed pipe, what --help imports."""
 
 import subprocess
 import sys
@@ -93,13 +97,27 @@ def test_bad_input_is_one_clear_line(args, message, cli):
     assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
 
 
-def test_bad_pay_table_file(tmp_path, cli):
+def test_bad_pay_table_file(tmp_path, cli, cli_process):
+    """In this process and as the process's exit code: 2, and one line that names the file,
+    the row and the problem."""
     bad = tmp_path / "bad.csv"
     bad.write_text("category,pays\nroyal_flush,-1\n")
-    out = cli("report", "--paytable", bad)
-    assert (
-        out.returncode == 2 and out.stderr == f"casino-omaha: error: {bad}: row 2: pay -1 for royal_flush is negative\n"
-    )
+    for run in (cli, cli_process):
+        out = run("report", "--paytable", bad)
+        assert (out.returncode, out.stdout) == (2, "")
+        assert out.stderr == f"casino-omaha: error: {bad}: row 2: pay -1 for royal_flush is negative\n"
+    out = cli_process("report", "--game", "baccarat")  # argparse's usage errors exit the process with 2 too
+    assert out.returncode == 2 and "invalid choice: 'baccarat'" in out.stderr and out.stderr.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_a_command_run_as_a_user_runs_it_prints_what_the_entry_point_prints(holdem, cli, cli_process):
+    """One real run of a command in a fresh interpreter (``python -m analysis.cli``): exit
+    code 0 and, byte for byte, the output of the same command in this process."""
+    args = ("report", "--game", "casino-holdem", "--strategy", "simple", "--format", "json", "--no-progress")
+    process, here = cli_process(*args), cli(*args)
+    assert (process.returncode, process.stderr) == (0, "")
+    assert process.stdout == here.stdout and process.json()["store_checksum"] == holdem[1].source.checksum
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):

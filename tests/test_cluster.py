@@ -14,6 +14,7 @@ import pytest
 from analysis.counting.enumeration import count_flops, plan
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.rules import preset
+from analysis.parallel import cluster as cluster_module
 from analysis.parallel.cluster import connect_cluster
 from analysis.parallel.options import RunOptions
 from analysis.protection import runs as protection_runs
@@ -110,14 +111,14 @@ def test_scheduler_and_workers_killed_mid_run_give_the_local_checksum(tmp_path, 
 
 
 @pytest.mark.slow
-def test_scheduler_option_and_environment_run_the_sampled_job(tmp_path, cli, monkeypatch, holdem):
+def test_scheduler_option_and_environment_run_the_sampled_job(tmp_path, cli, cli_process, monkeypatch, holdem):
     job = ["protect", "--exposed", "2", "--game", "casino-holdem", "--samples", "300", "--no-progress"]
     job += ["--format", "json"]  # the base game's store is the shared one; each run keeps its own results
     here = cli(*job, "--seed", "3", "--no-cluster", "--results", tmp_path / "here").json()
     with dask_processes(tmp_path) as (address, _):
         remote = cli(*job, "--seed", "3", "--scheduler", address, "--results", tmp_path / "remote").json()
-        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", address)
-        other = cli(*job, "--seed", "4", "--results", tmp_path / "other")
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", address)  # dask reads it when a process starts
+        other = cli_process(*job, "--seed", "4", "--results", tmp_path / "other")
         assert f"dask: scheduler {address}, 2 workers" in other.stderr
     assert remote["checksum"] == here["checksum"] and remote["house_edge"] == here["house_edge"]
     assert remote["samples"] == 300 and other.json()["checksum"] != here["checksum"]
@@ -208,7 +209,8 @@ def test_exposure_results_are_kept_per_shard_and_reused(tmp_path, monkeypatch):
     assert int(stored.states.sum()) > 0
 
 
-def test_no_scheduler_reachable_is_one_clear_error(cli):
+def test_no_scheduler_reachable_is_one_clear_error(cli, monkeypatch):
+    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", "2s")  # the same error, without waiting 20 s for it
     out = cli("protect", "--turn", "--game", "casino-holdem", "--scheduler", "tcp://127.0.0.1:9", "--samples", "10")
     assert out.returncode == 2 and "cannot reach the dask scheduler at tcp://127.0.0.1:9" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr

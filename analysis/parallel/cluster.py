@@ -38,6 +38,8 @@ T = TypeVar("T")
 
 #: Environment variable naming a scheduler to use when none is given.
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
+#: How long to try to reach a scheduler before saying it cannot be reached.
+CONNECT_TIMEOUT = "20s"
 
 
 class ClusterError(AnalysisError, ConnectionError):
@@ -75,7 +77,7 @@ class Cluster:
 
         if self.scheduler:
             try:
-                self._client = client = Client(self.scheduler, timeout="20s")
+                self._client = client = Client(self.scheduler, timeout=CONNECT_TIMEOUT)
             except OSError as e:
                 raise ClusterError(f"cannot reach the dask scheduler at {self.scheduler} ({e})") from None
         else:
