@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from analysis import STRATEGIES
-from analysis.engine.simulation import simulate_strategy
+from analysis.engine.simulation import simulate_strategies, simulate_strategy
 from analysis.model.categories import CATEGORIES
 from naive import naive_state_counts
 
@@ -56,17 +56,58 @@ def test_casino_holdem_reproduces_the_published_house_edge(holdem):
     assert round(100 * s["call_rate"]) == 82
 
 
+#: What the Monte Carlo checks: (strategy, pay table, which bet it pays), each game.
+PLAYS = [("always-call", "antewin", "ante"), ("optimal", "antewin", "ante"), ("optimal", "madrid", "call")]
+HANDS = 1_000_000
+
+
+@pytest.fixture(scope="module")
+def simulated(request):
+    """Per game, HANDS random hands (seeded) dealt and evaluated once, and every play of
+    PLAYS settled on them: {play: Simulation}."""
+    done = {}
+
+    def simulations(game):
+        if game not in done:
+            _, engine = request.getfixturevalue(game)
+            sims = simulate_strategies(engine, [(p, s, on) for s, p, on in PLAYS], HANDS, seed=2026)
+            done[game] = dict(zip(PLAYS, sims))
+        return done[game]
+
+    return simulations
+
+
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
-@pytest.mark.parametrize(
-    "strategy, paytable, pays_on",
-    [("always-call", "antewin", "ante"), ("optimal", "antewin", "ante"), ("optimal", "madrid", "call")],
-)
-def test_monte_carlo_agrees_within_four_standard_errors(game, strategy, paytable, pays_on, request):
+@pytest.mark.parametrize("strategy, paytable, pays_on", PLAYS)
+def test_monte_carlo_agrees_within_four_standard_errors(game, strategy, paytable, pays_on, request, simulated):
     _, engine = request.getfixturevalue(game)
-    sim = simulate_strategy(engine, paytable, strategy, 1_000_000, seed=2026, pays_on=pays_on)
+    sim = simulated(game)[strategy, paytable, pays_on]
+    assert sim.hands == HANDS
     assert abs(sim.z) < 4
     exact = engine.decide(paytable, strategy, pays_on).exact
+    assert sim.exact_house_edge == float(exact.house_edge)
     assert abs(sim.call_rate - float(exact.call_rate)) < 4 * np.sqrt(0.25 / sim.hands)
+
+
+def test_plays_settled_on_the_same_hands_are_each_as_if_dealt_alone(holdem, cli):
+    """Settling several plays on one dealing gives each exactly the simulation it gets on its
+    own (same seed), and ``casino-omaha simulate`` reports that simulation."""
+    _, engine = holdem
+    alone = simulate_strategy(engine, "madrid", "optimal", 200_000, seed=7, pays_on="call")
+    shared = simulate_strategies(
+        engine, [("antewin", "always-call", "ante"), ("madrid", "optimal", "call")], 200_000, 7
+    )
+    assert shared[1] == alone and shared[0] != alone
+    data = cli(
+        *("simulate", "--game", "casino-holdem", "--paytable", "madrid", "--pays-on", "call"),
+        *("--hands", "200000", "--seed", "7", "--format", "json", "--no-progress"),
+    ).json()
+    assert (data["hands"], data["house_edge"], data["call_rate"], data["z"]) == (
+        alone.hands,
+        alone.house_edge,
+        alone.call_rate,
+        alone.z,
+    )
 
 
 def test_readme_figures_are_the_engines(holdem, omaha):

@@ -11,7 +11,7 @@ from analysis.model.categories import CATEGORY_COUNTS_5
 from analysis.sidebets.bet import SideBet
 from analysis.sidebets.progressive import analyse_progressive
 from analysis.sidebets.returns import SideBetEngine
-from analysis.sidebets.simulation import simulate_side_bet
+from analysis.sidebets.simulation import simulate_side_bet, simulate_side_bets
 
 pytestmark = pytest.mark.slow
 
@@ -72,23 +72,49 @@ def test_break_even_meter_of_the_jackpot(omaha_bets):
     assert round(float(p.result.exact.player_return), 4) == 0.8313 and round(float(p.long_run_return), 4) == 0.8814
 
 
-@pytest.mark.parametrize(
-    "game, name, hands",
-    [
-        ("holdem", "aa-bonus", 400_000),
-        ("omaha", "omaha-flop-bonus", 400_000),
-        ("omaha", "omaha-bad-beat", 400_000),
-        ("omaha", "omaha-jackpot", 400_000),
-    ],
-)
-def test_monte_carlo_agrees_within_4_standard_errors(request, game, name, hands):
+#: The Monte Carlo's bets per game (every kind: first-six, bad beat, final hand with a meter).
+SIMULATED = {"holdem": ["aa-bonus"], "omaha": ["omaha-flop-bonus", "omaha-bad-beat", "omaha-jackpot"]}
+HANDS = 400_000
+
+
+@pytest.fixture(scope="module")
+def simulated(request):
+    """Per game, HANDS random hands (seeded) dealt and evaluated once and every bet of
+    SIMULATED settled on them: {bet: (result, side, both)}."""
+    done = {}
+
+    def simulations(game):
+        if game not in done:
+            bets = request.getfixturevalue(f"{game}_bets")
+            results = [bets.evaluate(name, stake=Fraction(1, 2)) for name in SIMULATED[game]]
+            sims = simulate_side_bets(bets.engine, results, HANDS, seed=1)
+            done[game] = {name: (r, *sim) for name, r, sim in zip(SIMULATED[game], results, sims)}
+        return done[game]
+
+    return simulations
+
+
+@pytest.mark.parametrize("game, name", [(game, name) for game, names in SIMULATED.items() for name in names])
+def test_monte_carlo_agrees_within_4_standard_errors(simulated, game, name):
     """Random deals settled from the cards (the joint strategy's decisions for forfeited
     bets): the side bet and the two bets together agree with the exact figures."""
-    bets = request.getfixturevalue(f"{game}_bets")
-    result = bets.evaluate(name, stake=Fraction(1, 2))
-    side, both = simulate_side_bet(bets.engine, result, hands, seed=1)
+    result, side, both = simulated(game)[name]
+    assert side.hands == both.hands == HANDS
+    assert side.exact_house_edge == float(result.exact.house_edge)
+    assert both.exact_house_edge == float(result.combined.house_edge)
     assert abs(side.z) < 4 and abs(both.z) < 4, (side.z, both.z)
     assert side.call_rate == pytest.approx(float(result.main.exact.call_rate), abs=4e-3)
+
+
+def test_bets_settled_on_the_same_hands_are_each_as_if_dealt_alone(holdem_bets):
+    """Settling several bets on one dealing (a first-six bet, and a forfeited bad beat whose
+    joint strategy looks up every dealt state) gives each exactly what it gets on its own."""
+    bad_beat = SideBet.from_text("kind,bad-beat\nforfeit,yes\nline,pays\nfull_house,40\nflush,30\nstraight,20\n")
+    results = [holdem_bets.evaluate("aa-bonus"), holdem_bets.evaluate(bad_beat, strategy="joint")]
+    assert not results[1].main.calls.all()
+    shared = simulate_side_bets(holdem_bets.engine, results, 100_000, seed=5)
+    for result, sims in zip(results, shared):
+        assert simulate_side_bet(holdem_bets.engine, result, 100_000, seed=5) == sims
 
 
 def test_cli_json_holds_the_exact_figures(holdem_bets, cli):

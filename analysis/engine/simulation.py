@@ -8,6 +8,7 @@ return-table arithmetic from outside.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from math import sqrt
 
@@ -90,19 +91,90 @@ def settle(
     return np.where(calls, called, -1.0)
 
 
-def lookup_calls(rules: Rules, keys: np.ndarray, calls: np.ndarray, hole: np.ndarray, flop: np.ndarray) -> np.ndarray:
-    """The decision that ``calls`` (one per stored state, with sorted ``keys``) makes in
-    each dealt state."""
+def state_rows(rules: Rules, keys: np.ndarray, hole: np.ndarray, flop: np.ndarray) -> np.ndarray:
+    """The row, among the stored states of sorted ``keys``, of each dealt state."""
     flop_code, hole_code = canonical_states(hole, flop, rules.suits)
     wanted = state_keys(flop_code, hole_code)
     idx = np.searchsorted(keys, wanted)
     if idx.max(initial=0) >= len(keys) or not np.array_equal(keys[idx], wanted):
         raise StoreError("a dealt state is missing from the outcome store")
-    return calls[idx]
+    return idx
+
+
+@dataclass
+class Dealt:
+    """One batch of random deals, evaluated once: the cards (see :func:`deal`), both final
+    hands' strengths and, when stored keys are given, each deal's stored state."""
+
+    cards: dict[str, np.ndarray]
+    player: np.ndarray
+    dealer: np.ndarray
+    rows: np.ndarray | None
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+    def calls(self, calls: np.ndarray | None) -> np.ndarray:
+        """The decision of per-state ``calls`` in each deal (None: always call)."""
+        if calls is None:
+            return np.ones(len(self), dtype=bool)
+        if self.rows is None:
+            raise ValueError("per-state calls need the stored states' keys")
+        return calls[self.rows]
+
+
+def dealt_batches(
+    rules: Rules, hands: int, seed: int, keys: np.ndarray | None = None, batch: int = 500_000
+) -> Iterator[Dealt]:
+    """``hands`` random deals in batches, each dealt and evaluated once, so that several
+    strategies and tables are settled on the same hands (the same deals for the same seed
+    and batch size, whatever is settled on them)."""
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
+        raise InputError(f"hands must be a positive whole number, got {hands!r}")
+    rng = np.random.default_rng(seed)
+    done = 0
+    while done < hands:
+        n = min(batch, hands - done)
+        d = deal(rules, n, rng)
+        rows = None if keys is None else state_rows(rules, keys, d["player"], d["flop"])
+        yield Dealt(
+            d, final_strengths(rules, d["player"], d["board"]), final_strengths(rules, d["dealer"], d["board"]), rows
+        )
+        done += n
+
+
+@dataclass
+class Tally:
+    """Running sums of one settlement's results: a :class:`Simulation` at the end."""
+
+    total: float = 0.0
+    squares: float = 0.0
+    calls: int = 0
+
+    def add(self, result: np.ndarray, calls: np.ndarray) -> None:
+        self.total += result.sum()
+        self.squares += (result**2).sum()
+        self.calls += int(calls.sum())
+
+    def simulation(self, hands: int, exact_house_edge: float | None = None) -> Simulation:
+        mean = self.total / hands
+        return Simulation(
+            hands, mean, sqrt(max(self.squares / hands - mean**2, 0.0)), self.calls / hands, exact_house_edge
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Play:
+    """One way to settle dealt hands: a pay table, the decisions (one per stored state;
+    None: always call) and which bet the table pays."""
+
+    paytable: PayTable
+    calls: np.ndarray | None = None
+    pays_on: str = "ante"
 
 
 def stored_keys(engine: ReturnEngine) -> np.ndarray:
-    """The sorted keys of the engine's stored states (for :func:`lookup_calls`; cached beside
+    """The sorted keys of the engine's stored states (for :func:`state_rows`; cached beside
     the store, since computing them takes longer than a simulation)."""
 
     def build(source: StateSource) -> dict[str, np.ndarray]:
@@ -110,6 +182,23 @@ def stored_keys(engine: ReturnEngine) -> np.ndarray:
         return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}
 
     return engine.source.derived("state-keys", build)["keys"]
+
+
+def simulate_plays(
+    rules: Rules, plays: Sequence[Play], hands: int, seed: int, keys: np.ndarray | None = None, batch: int = 500_000
+) -> list[Simulation]:
+    """Deal and evaluate ``hands`` random hands once and settle every play on them; ``keys``:
+    the sorted keys of the stored states (needed when a play has per-state calls)."""
+    for play in plays:
+        check_pays_on(play.pays_on)
+    if keys is None and any(play.calls is not None for play in plays):
+        raise ValueError("per-state calls need the stored states' keys")
+    tallies = [Tally() for _ in plays]
+    for d in dealt_batches(rules, hands, seed, keys, batch):
+        for play, tally in zip(plays, tallies):
+            decided = d.calls(play.calls)
+            tally.add(settle(rules, play.paytable, decided, d.player, d.dealer, play.pays_on), decided)
+    return [tally.simulation(hands) for tally in tallies]
 
 
 def simulate(
@@ -124,31 +213,25 @@ def simulate(
 ) -> Simulation:
     """Play ``hands`` random hands: always calling, or with per-state decisions ``calls``
     over the stored states of sorted ``keys``."""
-    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
-        raise InputError(f"hands must be a positive whole number, got {hands!r}")
-    check_pays_on(pays_on)
-    rng = np.random.default_rng(seed)
-    total = total_sq = 0.0
-    n_calls = 0
-    done = 0
-    while done < hands:
-        n = min(batch, hands - done)
-        d = deal(rules, n, rng)
-        decided = np.ones(n, dtype=bool) if calls is None else lookup_calls(rules, keys, calls, d["player"], d["flop"])
-        result = settle(
-            rules,
-            paytable,
-            decided,
-            final_strengths(rules, d["player"], d["board"]),
-            final_strengths(rules, d["dealer"], d["board"]),
-            pays_on,
-        )
-        total += result.sum()
-        total_sq += (result**2).sum()
-        n_calls += int(decided.sum())
-        done += n
-    mean = total / hands
-    return Simulation(hands, mean, sqrt(total_sq / hands - mean**2), n_calls / hands)
+    return simulate_plays(rules, [Play(paytable, calls, pays_on)], hands, seed, keys, batch)[0]
+
+
+def simulate_strategies(
+    engine: ReturnEngine,
+    plays: Sequence[tuple[PayTableSpec, str | Strategy, str]],
+    hands: int,
+    seed: int,
+    batch: int = 500_000,
+) -> list[Simulation]:
+    """Simulate several (paytable, strategy, pays_on) of the engine on the same random hands
+    (dealt and evaluated once), each with the engine's exact house edge beside it."""
+    exact = [engine.decide(paytable, strategy, pays_on) for paytable, strategy, pays_on in plays]
+    settled = [Play(e.paytable, None if e.calls.all() else e.calls, e.pays_on) for e in exact]
+    keys = None if all(p.calls is None for p in settled) else stored_keys(engine)
+    sims = simulate_plays(engine.rules, settled, hands, seed, keys, batch)
+    for sim, e in zip(sims, exact):
+        sim.exact_house_edge = float(e.exact.house_edge)
+    return sims
 
 
 def simulate_strategy(
@@ -160,10 +243,4 @@ def simulate_strategy(
     pays_on: str = "ante",
 ) -> Simulation:
     """Simulate a strategy of the engine, with the engine's exact house edge beside it."""
-    exact = engine.decide(paytable, strategy, pays_on)
-    if exact.calls.all():
-        sim = simulate(engine.rules, exact.paytable, hands, seed, pays_on=pays_on)
-    else:
-        sim = simulate(engine.rules, exact.paytable, hands, seed, exact.calls, stored_keys(engine), pays_on)
-    sim.exact_house_edge = float(exact.exact.house_edge)
-    return sim
+    return simulate_strategies(engine, [(paytable, strategy, pays_on)], hands, seed)[0]

@@ -1,6 +1,6 @@
 """Monte Carlo of a side bet played with its main game, independent of the counts: hands are
-dealt at random and settled from the dealt cards (:func:`analysis.engine.simulation.deal` and
-:func:`analysis.engine.simulation.settle`); the side bet's outcome is read from the same cards with
+dealt at random and settled from the dealt cards (:func:`analysis.engine.simulation.dealt_batches`
+and :func:`analysis.engine.simulation.settle`); the side bet's outcome is read from the same cards with
 the batch evaluators. Only the player's decisions come from the exact result (looked up per
 state), so agreement within a few standard errors checks the side-bet counts, the joint
 strategy's return table and the combined figures from outside.
@@ -8,16 +8,63 @@ strategy's return table and the combined figures from outside.
 
 from __future__ import annotations
 
-from math import sqrt
+from collections.abc import Sequence
 
 import numpy as np
 
 from analysis.engine.return_engine import ReturnEngine
-from analysis.engine.simulation import Simulation, deal, final_strengths, lookup_calls, settle, stored_keys
+from analysis.engine.simulation import Simulation, Tally, dealt_batches, settle, stored_keys
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.sidebets.result import SideBetResult
 from analysis.sidebets.returns import line_nets
+
+
+def simulate_side_bets(
+    engine: ReturnEngine, results: Sequence[SideBetResult], hands: int, seed: int, batch: int = 500_000
+) -> list[tuple[Simulation, Simulation]]:
+    """For each result, (side bet per unit staked, main game plus side bet per hand in antes)
+    over the same ``hands`` random hands (dealt and evaluated once), each played with the
+    decisions of its result; each carries the exact figure."""
+    rules = engine.rules
+    for result in results:
+        if result.rules.fingerprint() != rules.fingerprint():
+            raise ValueError(f"a side bet of {result.rules.name} cannot be played on {rules.name}'s deals")
+    calls = [None if r.main.calls.all() else r.main.calls for r in results]
+    keys = None if all(c is None for c in calls) else stored_keys(engine)
+    nets = [np.array([float(v) for v in line_nets(r.bet, r.meter)] + [-1.0]) for r in results]
+    lines = [r.bet.strength_lines() if r.bet.kind == "first-six" else r.bet.category_lines() for r in results]
+    t = tables()
+    tallies = [(Tally(), Tally()) for _ in results]
+    for d in dealt_batches(rules, hands, seed, keys, batch):
+        first_six = None  # the best hand of the hole cards and the flop, for every first-six bet
+        for result, per_state, net, line_of, (side_tally, both_tally) in zip(results, calls, nets, lines, tallies):
+            bet, main = result.bet, result.main
+            called = d.calls(per_state)
+            if bet.kind == "first-six":
+                if first_six is None:
+                    hole, flop = d.cards["player"], d.cards["flop"]
+                    first_six = (
+                        omaha_strength(hole, flop)
+                        if rules.omaha
+                        else best_strength(np.concatenate([hole, flop], axis=1))
+                    )
+                line = line_of[first_six]
+            else:
+                line = line_of[t.category[d.player]]
+                if bet.kind == "bad-beat":
+                    lost = (d.dealer >= dealer_qualifier(result.rules.qualifier_rank)) & (d.dealer > d.player)
+                    line = np.where(lost, line, -1)
+            side = net[np.where(line >= 0, line, -1)]
+            if bet.forfeit:
+                side = np.where(called, side, -1.0)
+            both = settle(result.rules, main.paytable, called, d.player, d.dealer, main.pays_on)
+            side_tally.add(side, called)
+            both_tally.add(both + float(result.stake) * side, called)
+    return [
+        (side.simulation(hands, float(r.exact.house_edge)), both.simulation(hands, float(r.combined.house_edge)))
+        for r, (side, both) in zip(results, tallies)
+    ]
 
 
 def simulate_side_bet(
@@ -25,46 +72,4 @@ def simulate_side_bet(
 ) -> tuple[Simulation, Simulation]:
     """(side bet per unit staked, main game plus side bet per hand in antes) over ``hands``
     random hands, played with the decisions of ``result``; each carries the exact figure."""
-    rules, bet, main = result.rules, result.bet, result.main
-    rng = np.random.default_rng(seed)
-    keys = None if main.calls.all() else stored_keys(engine)
-    nets = np.array([float(v) for v in line_nets(bet, result.meter)] + [-1.0])
-    lines = bet.strength_lines() if bet.kind == "first-six" else bet.category_lines()
-    t = tables()
-    side_sum = side_sq = both_sum = both_sq = 0.0
-    n_calls = done = 0
-    while done < hands:
-        n = min(batch, hands - done)
-        d = deal(rules, n, rng)
-        calls = (
-            np.ones(n, dtype=bool) if keys is None else lookup_calls(rules, keys, main.calls, d["player"], d["flop"])
-        )
-        player = final_strengths(rules, d["player"], d["board"])
-        dealer = final_strengths(rules, d["dealer"], d["board"])
-        if bet.kind == "first-six":
-            first_six = (
-                omaha_strength(d["player"], d["flop"])
-                if rules.omaha
-                else best_strength(np.concatenate([d["player"], d["flop"]], axis=1))
-            )
-            line = lines[first_six]
-        else:
-            line = lines[t.category[player]]
-            if bet.kind == "bad-beat":
-                line = np.where((dealer >= dealer_qualifier(rules.qualifier_rank)) & (dealer > player), line, -1)
-        side = nets[np.where(line >= 0, line, -1)]
-        if bet.forfeit:
-            side = np.where(calls, side, -1.0)
-        both = settle(rules, main.paytable, calls, player, dealer, main.pays_on) + float(result.stake) * side
-        side_sum, side_sq = side_sum + side.sum(), side_sq + (side**2).sum()
-        both_sum, both_sq = both_sum + both.sum(), both_sq + (both**2).sum()
-        n_calls += int(calls.sum())
-        done += n
-    out = []
-    for total, squares, exact in (
-        (side_sum, side_sq, result.exact.house_edge),
-        (both_sum, both_sq, result.combined.house_edge),
-    ):
-        mean = total / hands
-        out.append(Simulation(hands, mean, sqrt(max(squares / hands - mean**2, 0.0)), n_calls / hands, float(exact)))
-    return out[0], out[1]
+    return simulate_side_bets(engine, [result], hands, seed, batch)[0]
