@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from analysis import STRATEGIES
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
 from analysis.sidebets.returns import SideBetEngine
@@ -187,17 +188,45 @@ def test_solve_save_and_read_back_with_the_cli(panel, holdem, cli, tmp_path):
     assert panel.wait(300)
 
 
-def test_write_the_full_report(panel, omaha, tmp_path):
+def test_write_the_full_report(panel, omaha, tmp_path, monkeypatch):
+    """The button hands the report builder what is on screen (engine, table, strategy, pay
+    rule) and writes into the folder typed in. Building the report is tests/test_report.py's
+    job (the same build_report, the full Casino Omaha report), so it is not built again here."""
+    from analysis.tuning import panel as panel_module
+
     _, engine = omaha
+    calls = []
+
+    class Built:
+        def write(self, folder):
+            calls.append(("write", folder))
+            return folder / "book.xlsx", folder / "page.html"
+
+    def build_report(*args, **kwargs):
+        calls.append(("build", args, kwargs))
+        return Built()
+
+    monkeypatch.setattr(panel_module, "build_report", build_report)
     set_box(panel, "royal_flush", "250")
+    panel.pays_on.value = "call"
+    panel.strategy.value = "simple"
+    assert panel.wait(300)
     panel.out_dir.value = str(tmp_path)
     panel.write.click()
-    assert panel.wait(900)
-    xlsx, page = panel.report_paths
-    assert xlsx.exists() and page.exists() and xlsx.parent == tmp_path
-    assert "antewin-tuned" in xlsx.name
-    assert str(panel.result.exact.house_edge) in page.read_text()
+    assert panel.wait(300)
+    (build, args, kwargs), write = calls
+    assert build == "build" and kwargs == {} and len(args) == 4
+    built_engine, table, strategy, pays_on = args
+    assert built_engine is engine and (strategy, pays_on) == ("simple", "call")
+    assert table.name == "antewin-tuned" and table.pays == PayTable.load(None).replace(royal_flush=250).pays
+    assert engine.decide(table, STRATEGIES[strategy], pays_on).exact == panel.result.exact  # the figures shown
+    assert write == ("write", tmp_path)
+    assert panel.report_paths == (tmp_path / "book.xlsx", tmp_path / "page.html")
+    assert "report written" in panel.message.value and "book.xlsx" in panel.message.value
+    panel.strategy.value = "optimal"
+    panel.pays_on.value = "ante"
     set_box(panel, "royal_flush", "100")
+    shown(panel, engine.decide())
 
 
 def test_parse_edge():
