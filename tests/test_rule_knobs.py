@@ -3,12 +3,16 @@ exact figures for those rules; Casino Hold'em with its own qualifier still gives
 published 2.16%; a qualifier's store is kept for the next look; bad values are one line."""
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from analysis.engine.variants import Engines, rule_grid, variant_rules
 from analysis.hands.lookup import dealer_qualifier, qualifier_strength
 from analysis.model.rules import Rules, parse_qualifier, preset
+from bench.results import table_row
+
+RESULTS = (Path(__file__).resolve().parents[1] / "docs" / "results.md").read_text()
 
 
 def test_parse_qualifier():
@@ -64,6 +68,20 @@ def test_a_qualifier_store_is_kept_and_matches_the_grid(holdem):
     own = grid[(grid.qualifier == "4s") & (grid.call_multiple == 2)].iloc[0]
     assert own.house_edge_exact == holdem[1].decide().exact.house_edge
     assert len(grid) == 4 * 3 and grid.house_edge_exact.nunique() == len(grid)
+
+
+@pytest.mark.slow
+def test_the_results_grid_row_of_the_games_own_qualifier(omaha):
+    """docs/results.md's Casino Omaha qualifier x call bet table, as ``make results``
+    (bench/results.py) writes it: the row of the game's own qualifier (its store is the
+    suite's; the 2s and none rows need a store each, so only ``make results`` computes them)."""
+    engines = Engines()
+    engines.add(omaha[1])
+    grid = rule_grid("casino-omaha", [omaha[0].qualifier_rank], engines=engines)
+    assert table_row("casino-omaha", grid, first=True) in RESULTS
+    three = grid[grid.call_multiple == 3].iloc[0].house_edge_exact
+    assert f"{float(three):.4%}, exactly {three})" in RESULTS
+    assert grid[grid.call_multiple == 2].iloc[0].house_edge_exact == omaha[1].decide().exact.house_edge
 
 
 @pytest.mark.parametrize(
