@@ -3,6 +3,7 @@ exact figures for those rules; Casino Hold'em with its own qualifier still gives
 published 2.16%; a qualifier's store is kept for the next look; bad values are one line."""
 
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from analysis.engine.variants import Engines, rule_grid, variant_rules
 from analysis.hands.lookup import dealer_qualifier, qualifier_strength
 from analysis.model.rules import Rules, parse_qualifier, preset
 from bench.results import table_row
+from exact_figures import HOLDEM_OPTIMAL_EDGE
 
 RESULTS = (Path(__file__).resolve().parents[1] / "docs" / "results.md").read_text()
 
@@ -48,7 +50,7 @@ def test_holdem_knobs_on_the_command_line(cli, holdem):
     own = cli("report", "--game", "casino-holdem", "--format", "json").json()
     same = cli("report", "--game", "casino-holdem", "--qualifier", "4s", "--call-multiple", "2", "--format", "json")
     assert same.json()["house_edge_exact"] == own["house_edge_exact"] == str(engine.decide().exact.house_edge)
-    assert round(own["house_edge"], 4) == 0.0216  # the published Casino Hold'em figure
+    assert Fraction(own["house_edge_exact"]) == HOLDEM_OPTIMAL_EDGE and own["house_edge"] == float(HOLDEM_OPTIMAL_EDGE)
     three = cli(
         "tune", "--game", "casino-holdem", "--call-multiple", "3", "--set", "flush=3", "--format", "json"
     ).json()
