@@ -51,12 +51,18 @@ def test_best_of_six_or_seven_is_best_five(cards):
     assert int(best_strength([cards])[0]) == best
 
 
+#: (k, k hole cards + 5 board cards): 3 hole cards as in Casino Omaha, 4 as in Omaha.
+OMAHA_DEALS = st.integers(3, 4).flatmap(
+    lambda k: st.tuples(st.just(k), st.lists(st.integers(0, 51), min_size=k + 5, max_size=k + 5, unique=True))
+)
+
+
 @settings(max_examples=300)
-@given(st.lists(st.integers(0, 51), min_size=8, max_size=9, unique=True), st.integers(3, 4))
-def test_omaha_uses_exactly_two_hole_and_three_board(cards, k):
-    hole, board = cards[:k], cards[k : k + 5]
-    if len(board) < 5:
-        return
+@given(OMAHA_DEALS)
+def test_omaha_uses_exactly_two_hole_and_three_board(deal):
+    k, cards = deal
+    hole, board = cards[:k], cards[k:]
+    assert len(hole) == k and len(board) == 5
     best = max(
         int(best_strength([list(h) + list(b)])[0]) for h in combinations(hole, 2) for b in combinations(board, 3)
     )
