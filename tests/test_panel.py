@@ -232,6 +232,6 @@ def test_write_the_full_report(panel, omaha, tmp_path, monkeypatch):
 
 def test_parse_edge():
     assert parse_edge("2%") == parse_edge("0.02") == parse_edge("1/50") == Fraction(1, 50)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Invalid literal for Fraction: 'two'"):
         parse_edge("two")
     assert np.isclose(float(parse_edge(" 0.5 % ")), 0.005)

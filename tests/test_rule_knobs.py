@@ -35,8 +35,13 @@ def test_parse_qualifier():
 
 def test_rules_check_the_knobs():
     omaha = preset("casino-omaha")
-    for bad in ({"qualifier_rank": 13}, {"qualifier_rank": True}, {"call_multiple": 0}, {"call_multiple": 1.5}):
-        with pytest.raises(ValueError):
+    for bad, message in (
+        ({"qualifier_rank": 13}, "qualifier rank must be 0..12"),
+        ({"qualifier_rank": True}, "qualifier rank must be 0..12"),
+        ({"call_multiple": 0}, "the call bet is a whole number of antes .at least 1., not 0"),
+        ({"call_multiple": 1.5}, "the call bet is a whole number of antes .at least 1., not 1.5"),
+    ):
+        with pytest.raises(ValueError, match=message):
             replace(omaha, **bad)
     assert replace(omaha, call_multiple=3).fingerprint() == omaha.fingerprint()  # the same counts
     assert replace(omaha, qualifier_rank=None).fingerprint() != omaha.fingerprint()
