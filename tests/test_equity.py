@@ -189,13 +189,27 @@ def test_threads_do_not_change_counts():
 
 
 def test_frame_columns():
-    result = compute_equity(["As Ah Ks Kh", "7c 8d 9c Td"], board="Tc 9d 2c 3h", hilo=True)
+    hands, board = ["As Ah Ks Kh", "7c 8d 9c Td"], "Tc 9d 2c 3h"
+    result = compute_equity(hands, board=board, hilo=True)
+    # the 40 rivers, each evaluated by the brute force: the aces scoop 6 and take the high of
+    # one more, whose low goes to the other hand; the other hand scoops the other 33 (20 with
+    # no low made, 13 with its own low)
+    want = {(0b01, 0): 6, (0b10, 0): 20, (0b01, 0b10): 1, (0b10, 0b10): 13}
+    assert Counter(result.outcomes) == brute_force([parse_cards(h) for h in hands], parse_cards(board), [], True)
+    assert result.outcomes == want
     df = result.frame(pot_chips=7)
-    assert list(df["hand"]) == ["As Ah Ks Kh", "7c 8d 9c Td"]
+    assert list(df["hand"]) == hands
     assert result.boards == 40 and result.units_per_pot == 4
-    assert df["equity_exact"].sum() == 1 and abs(df["equity"].sum() - 1) < 1e-12
-    for column in ("scoop", "high_only", "low_only", "split", "quarter", "chips", "odd_chip_effect"):
-        assert column in df
+    assert df["equity_exact"].tolist() == [Fraction(13, 80), Fraction(67, 80)]  # (6 + 1/2) / 40, (20 + 13 + 1/2) / 40
+    assert df["equity"].tolist() == [13 / 80, 67 / 80] and df["pot_units"].tolist() == [26, 134]
+    counts = {"scoop": [6, 33], "high_only": [1, 0], "low_only": [0, 1], "split": [0, 0], "nothing": [33, 6]}
+    counts |= {"quarter": [0, 0], "high_win": [7, 33], "high_tie": [0, 0], "low_win": [0, 14], "low_tie": [0, 0]}
+    for column, values in counts.items():
+        assert df[column].tolist() == values, column
+    # 7 chips: a scoop takes 7; a split pot 4 (the odd chip to the high half) and 3
+    chips = [Fraction(6 * 7 + 4, 40), Fraction(20 * 7 + 13 * 7 + 3, 40)]
+    assert df["chips"].tolist() == [float(c) for c in chips]
+    assert df["odd_chip_effect"].tolist() == [float(c / 7 - e) for c, e in zip(chips, df["equity_exact"])]
 
 
 @pytest.mark.parametrize(

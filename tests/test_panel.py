@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from analysis import STRATEGIES
+from analysis.engine.return_engine import load_engine
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
+from analysis.parallel.options import RunOptions
 from analysis.sidebets.returns import SideBetEngine
 from analysis.tuning.panel import TuningPanel, parse_edge
 from analysis.tuning.view import FIGURES, decimal_text, exact_text
@@ -42,6 +44,11 @@ def shown(p: TuningPanel, result) -> None:
     assert p.result.exact == result.exact
 
 
+def figure(key: str, x, sign: str = "") -> str:
+    """A figure as the difference table shows it: percent to 6 places, the SD to 6 decimals."""
+    return f"{x:{sign}.6f}" if key == "std_dev" else f"{float(x):{sign}.6%}"
+
+
 def set_box(p: TuningPanel, category: str, text: str) -> None:
     p.boxes[category].value = text
     assert p.wait(300)
@@ -61,7 +68,17 @@ def test_a_typed_fraction_and_a_moved_slider(panel, omaha):
     want = engine.decide(PayTable.load(None).replace(flush=Fraction(3, 2)))
     shown(panel, want)
     assert panel.sliders["flush"].value == 1.5 and panel.focus == "flush"
-    assert "flush" in panel.difference.value and "tp-diff-figures" in panel.difference.value
+    # the difference against the starting table: the pay changed and each figure, start and now
+    start = engine.decide().exact
+    assert "<tr><td>flush</td><td>2</td><td>1.5</td><td>-0.5</td></tr>" in panel.difference.value
+    for key, label, _ in FIGURES:
+        a, b = getattr(start, key), getattr(want.exact, key)
+        direction = "tp-up" if b > a else "tp-down" if b < a else ""
+        row = (
+            f"<tr><td>{label}</td><td>{figure(key, a)}</td><td>{figure(key, b)}</td>"
+            f"<td class='{direction}'>{figure(key, b - a, '+')}</td></tr>"
+        )
+        assert row in panel.difference.value, row
     panel.sliders["full_house"].value = 4.5
     assert panel.wait(300)
     assert panel.boxes["full_house"].value == "4.5" and panel.focus == "full_house"
@@ -155,6 +172,9 @@ def test_a_qualifier_gets_its_own_counts(panel, holdem):
     result = panel.result
     assert result.rules == no_qualifier
     assert result.table.loc[result.table.outcome == "dealer_not_qualifying", "combinations"].sum() == 0
+    # the no-qualifier store's own figures (its counts are the kernel's, which
+    # tests/test_enumerator.py checks against the brute force with no qualifier)
+    assert result.exact == load_engine(no_qualifier, RunOptions(progress=False)).decide().exact
     assert result.exact.house_edge != engine.decide().exact.house_edge
     panel.game.value = "casino-omaha"
     assert panel.wait(300) and panel.qualifier.value == "7s"

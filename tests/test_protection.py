@@ -33,6 +33,26 @@ def run_exposure(game, ranks, suits, paytable="antewin", pays_on="ante"):
     return rules, engine, job, sums, exposure_result(rules, table, pays_on, sums)
 
 
+def optimal_edge_by_brute_force(rules, job) -> Fraction:
+    """The house edge against a player who sees one dealer card and calls exactly when that
+    gains (an exact tie folds): every state (hole, flop, card seen) settled from the brute
+    force's counts, in exact integers."""
+    game = ExposedGame(rules)
+    coef, base, _ = margin_coefficients(job.paytable, rules, job.pays_on, game.completions)
+    reference = brute_force_exposed(rules, [fc.cards for fc in plan(rules)])
+    p = prepare(rules, plan(rules))
+    flops = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+    gained = states = 0  # sum of weight x max(margin, 0); states
+    for row, (flop, hole) in enumerate(zip(flops, p.holdings)):
+        f, h = tuple(int(c) for c in flop), tuple(int(c) for c in hole)
+        counts = np.array([reference[(f, h, e)] for e in rules.deck if e not in f and e not in h])
+        margins = base + counts @ np.array(coef, dtype=np.int64)
+        gained += int(p.weights[row]) * int(np.maximum(margins, 0).sum())
+        states += int(p.weights[row]) * len(counts)
+    assert states == game.states
+    return -(Fraction(gained, base) - states) / states  # EV(call) = margin / base - 1, EV(fold) = -1
+
+
 @pytest.mark.parametrize("game, ranks, suits", DECKS)
 def test_figures_add_up_and_recover_the_base_game(game, ranks, suits):
     rules, engine, job, sums, result = run_exposure(game, ranks, suits)
@@ -40,6 +60,7 @@ def test_figures_add_up_and_recover_the_base_game(game, ranks, suits):
     assert e.total_combinations == rules.hole_cards * rules.total_combinations
     assert e.total_combinations == ExposedGame(rules).total_combinations
     assert result.base_house_edge == engine.decide(job.paytable).exact.house_edge
+    assert e.house_edge == optimal_edge_by_brute_force(rules, job)
     assert e.house_edge < result.base_house_edge  # seeing a card is worth something
     # the breakdowns are partitions: their states and EVs add up to the whole
     for table in (result.by_rank, result.by_relation):

@@ -2,6 +2,7 @@
 one state read from its shard, and the return engine's arrays kept beside the shards."""
 
 import errno
+import hashlib
 import json
 import random
 import subprocess
@@ -21,7 +22,7 @@ from analysis.model.rules import preset
 from analysis.parallel.options import RunOptions
 from analysis.store import atomic, runs
 from analysis.store import outcome_store as store_module
-from analysis.store.outcome_store import OutcomeStore
+from analysis.store.outcome_store import OutcomeStore, shard_plan
 from analysis.store.shards import StoreError
 
 
@@ -67,7 +68,12 @@ def test_complete_store_is_reused(small, tmp_path, monkeypatch):
     store = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
     m = json.loads((store.path / "manifest.json").read_text())
     assert m["complete"] and m["total_states"] == small.states and m["rules"]["hole_cards"] == 3
-    assert m["engine_version"] >= 1 and len(m["checksum"]) == 64
+    assert m["engine_version"] == store_module.ENGINE_VERSION and m["rules"] == json.loads(json.dumps(small.describe()))
+    # the checksum is what anyone can recompute from the counts: SHA-256 of the shards'
+    # content digests, each shard's states counted here in memory (the kernel whose counts
+    # tests/test_enumerator.py checks against the brute force on this deck)
+    digests = "".join(store_module.content_digest(count_flops(small, classes)) for classes in shard_plan(small))
+    assert m["checksum"] == store.checksum == hashlib.sha256(digests.encode()).hexdigest()
 
 
 def test_store_of_other_rules_is_refused(small, tmp_path):
