@@ -59,6 +59,7 @@ setup(
             extension("_exposure", "ext/exposure.pyx"),
             extension("_informed", "ext/informed.pyx"),
             extension("_distribution", "ext/distribution.pyx"),
+            extension("_streets", "ext/streets.pyx"),
         ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},

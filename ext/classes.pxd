@@ -344,6 +344,46 @@ cdef inline void pass_class(Board* w, const Cls* c) noexcept nogil:
     w.P[c.up[2]] += c.upv[2]
 
 
+cdef inline int query(const Board* w, const Cls* c) noexcept nogil:
+    return (- w.C[c.qc[0]] - w.C[c.qc[1]] - w.C[c.qc[2]]
+            + w.P[c.qp[0]] + w.P[c.qp[1]] + w.P[c.qp[2]])
+
+
+cdef inline void sweep_dealers(const Game* g, Board* w) noexcept nogil:
+    """One sweep over the classes sorted by value: for every class c, c.below, c.le and c.nq
+    count the dealer holdings disjoint from one holding of c whose value is below c's, at
+    most c's, and below the qualifier (inclusion-exclusion over the holding's cards)."""
+    cdef int nc = w.nc, G = 0, i = 0, j, x, v, self_sign = -1 if g.k == 3 else 1
+    cdef bint snapped = False
+    cdef Cls* c
+    memset(w.C, 0, sizeof(w.C))
+    memset(w.P, 0, sizeof(w.P))
+    while True:
+        v = w.cls[w.order[i]].value if i < nc else 1 << 20
+        if not snapped and v >= g.qualifier:
+            # every class below the qualifier has been passed: count non-qualifying dealers
+            for x in range(nc):
+                c = &w.cls[x]
+                c.nq = G + query(w, c) + (self_sign if c.value < g.qualifier else 0)
+            snapped = True
+        if i >= nc:
+            break
+        j = i + 1
+        while j < nc and w.cls[w.order[j]].value == v:
+            j += 1
+        for x in range(i, j):
+            c = &w.cls[w.order[x]]
+            c.below = G + query(w, c)
+        for x in range(i, j):
+            c = &w.cls[w.order[x]]
+            G += c.w
+            pass_class(w, c)
+        for x in range(i, j):
+            c = &w.cls[w.order[x]]
+            c.le = G + query(w, c) + self_sign
+        i = j
+
+
 cdef inline int holding_class(const int8_t* cards, int k, int scen) noexcept nogil:
     """Class index of a holding's k cards when the flush suit is scen (NO_FLUSH: none)."""
     cdef int ty[3]

@@ -28,7 +28,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
-                      board_classes, carve, check_flop_layout, flop_holdings, make_game, pass_class)
+                      board_classes, carve, check_flop_layout, flop_holdings, make_game, sweep_dealers)
 from poker cimport NCOLS, flush_suit
 
 
@@ -48,44 +48,13 @@ cdef struct Work:
     uint16_t* hcls           # 5 scenarios x holdings: class index of each holding
 
 
-cdef inline int query(const Board* w, const Cls* c) noexcept nogil:
-    return (- w.C[c.qc[0]] - w.C[c.qc[1]] - w.C[c.qc[2]]
-            + w.P[c.qp[0]] + w.P[c.qp[1]] + w.P[c.qp[2]])
-
-
 cdef void dealer_counts(const Game* g, Work* work) noexcept nogil:
     """Sweep the classes by value and fill work.res / work.resoff for every class."""
     cdef Board* w = &work.b
-    cdef int nc = w.nc, G = 0, i = 0, j, x, v, self_sign = -1 if g.k == 3 else 1, win, tie
-    cdef bint snapped = False
+    cdef int x, win, tie
     cdef Cls* c
-    memset(w.C, 0, sizeof(w.C))
-    memset(w.P, 0, sizeof(w.P))
-    while True:
-        v = w.cls[w.order[i]].value if i < nc else 1 << 20
-        if not snapped and v >= g.qualifier:
-            # every class below the qualifier has been passed: count non-qualifying dealers
-            for x in range(nc):
-                c = &w.cls[x]
-                c.nq = G + query(w, c) + (self_sign if c.value < g.qualifier else 0)
-            snapped = True
-        if i >= nc:
-            break
-        j = i + 1
-        while j < nc and w.cls[w.order[j]].value == v:
-            j += 1
-        for x in range(i, j):
-            c = &w.cls[w.order[x]]
-            c.below = G + query(w, c)
-        for x in range(i, j):
-            c = &w.cls[w.order[x]]
-            G += c.w
-            pass_class(w, c)
-        for x in range(i, j):
-            c = &w.cls[w.order[x]]
-            c.le = G + query(w, c) + self_sign
-        i = j
-    for x in range(nc):
+    sweep_dealers(g, w)
+    for x in range(w.nc):
         c = &w.cls[x]
         if c.value < g.qualifier:
             win = 0

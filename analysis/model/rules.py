@@ -19,9 +19,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import sys
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from math import comb
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
@@ -166,10 +175,68 @@ class CountedGame(Protocol):
     def total_combinations(self) -> int: ...
 
 
-PRESETS = {
-    "casino-omaha": Rules("casino-omaha", hole_cards=3, must_use=2, qualifier_rank=5),
-    "casino-holdem": Rules("casino-holdem", hole_cards=2, must_use=None, qualifier_rank=2),
-}
+#: The game files shipped with the package (one TOML file per game, see analysis.model.game).
+GAMES_DIR = Path(__file__).parent / "games"
+
+#: The hand-making rules a game file may name, and the hole cards each must use.
+HANDS = {"best-five": None, "two-hole-three-board": 2}
+
+
+def rules_from_document(doc: Mapping[str, Any], where: str, call_multiple: int = 2) -> Rules:
+    """The counting rules of a game file's ``name``, ``[cards]`` and ``[dealer]`` tables;
+    errors name the file and the key."""
+    name = doc.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", name):
+        raise InputError(f"{where}: 'name' must be a lower-case name of letters, digits and '-' (at most 40)")
+    cards = _table(doc, "cards", where)
+    hole = cards.get("hole")
+    if isinstance(hole, bool) or hole not in (2, 3):
+        raise InputError(f"{where}: [cards] hole must be 2 or 3 (the hole cards of player and dealer), not {hole!r}")
+    hand = cards.get("hand")
+    if hand not in HANDS:
+        raise InputError(f"{where}: [cards] hand must be one of {', '.join(HANDS)}, not {hand!r}")
+    ranks, suits = cards.get("ranks", RANKS), cards.get("suits", SUITS)
+    for key, text, allowed in (("ranks", ranks, RANKS), ("suits", suits, SUITS)):
+        if not isinstance(text, str) or not text or set(text) - set(allowed) or len(set(text)) != len(text):
+            raise InputError(f"{where}: [cards] {key} must be distinct letters of {allowed!r}, not {text!r}")
+    dealer = _table(doc, "dealer", where)
+    qualifier = dealer.get("qualifier")
+    if not isinstance(qualifier, str):
+        raise InputError(f"{where}: [dealer] qualifier must be a rank (a pair of it or better) or 'none'")
+    try:
+        rules = Rules(name, hole, HANDS[hand], parse_qualifier(qualifier), call_multiple)
+        return rules if (ranks, suits) == (RANKS, SUITS) else replace(rules.small_deck(ranks, suits), name=name)
+    except InputError as e:
+        raise InputError(f"{where}: {e}") from None
+
+
+def _table(doc: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
+    value = doc.get(key)
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: the table [{key}] is missing")
+    return value
+
+
+def _single_call(doc: Mapping[str, Any]) -> int | None:
+    """The call bet of a game with one decision, at the flop, between folding and one bet
+    (what the return engine plays); None for any other game."""
+    betting = doc.get("betting", {})
+    flop = betting.get("flop", [])
+    if set(betting) != {"flop"} or len(flop) != 2 or flop[0] != "fold" or "blind" in doc:
+        return None
+    match = re.fullmatch(r"bet ([1-9])", str(flop[1]))
+    return int(match.group(1)) if match else None
+
+
+def _shipped() -> dict[str, Rules]:
+    out = {}
+    for path in sorted(GAMES_DIR.glob("*.toml"), key=lambda p: p.name != "casino-omaha.toml"):
+        doc = tomllib.loads(path.read_text())
+        call = _single_call(doc)
+        if call is not None:
+            out[doc["name"]] = rules_from_document(doc, path.name, call)
+    return out
+
 
 
 def qualifier_text(rank: int | None) -> str:
@@ -194,3 +261,7 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         raise InputError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}") from None
+
+
+#: The shipped single-decision games, by name (Casino Omaha first): what the return engine plays.
+PRESETS = _shipped()

@@ -1,0 +1,92 @@
+"""Exact counts for games with several decision points: drives ``analysis._streets`` over
+flop classes, with the same canonical states and weights as :mod:`.enumeration`.
+
+Per state (hole cards + flop) the kernel returns the ``bet`` table (every completion, by
+player category x six dealer results) and one ``river`` table per river option (the
+completions whose board makes that option best, decided board by board in exact integers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+import analysis._streets as _streets
+from analysis.counting.enumeration import Prepared
+from analysis.counting.symmetry import canonical_codes, suit_permutations
+from analysis.hands.lookup import dealer_qualifier, hand_tables
+from analysis.model.categories import CATEGORIES
+from analysis.model.outcomes import colex_codes
+from analysis.model.rules import Rules
+from analysis.parallel.threads import check_threads
+
+#: The dealer results of a multi-street game, in the kernel's order: a non-qualifying dealer
+#: (the ante may push, the play bet still has action) and a qualifying one, each against the
+#: player's hand.
+RESULTS6 = ("noqual_win", "noqual_tie", "noqual_loss", "win", "tie", "loss")
+#: Columns of a table: category-major, as the kernel writes them.
+NCOLS6 = len(CATEGORIES) * len(RESULTS6)
+
+
+@dataclass
+class StreetCounts:
+    """Counts of some canonical states: ``weight`` real states each, pre-flop class ``klass``."""
+
+    weight: np.ndarray  # states (int64)
+    klass: np.ndarray  # states: pre-flop class of the hole cards (int64)
+    bet: np.ndarray  # states x NCOLS6 (uint32)
+    river: np.ndarray  # states x river options x NCOLS6 (uint32)
+
+
+@dataclass(frozen=True)
+class PreflopClasses:
+    """The hole-card holdings of a deck up to suit permutations: the pre-flop decision units."""
+
+    codes: np.ndarray  # canonical colex code of each class, sorted
+    size: np.ndarray  # holdings in each class
+    example: np.ndarray  # classes x k: one holding of each class
+
+    def of(self, holdings: np.ndarray, rules: Rules) -> np.ndarray:
+        """Class index of each row of holdings."""
+        return np.searchsorted(self.codes, canonical_codes(holdings, suit_permutations(rules.suits)))
+
+
+def preflop_classes(rules: Rules) -> PreflopClasses:
+    holds = np.array(list(combinations(rules.deck, rules.hole_cards)), dtype=np.int64)
+    canon = canonical_codes(holds, suit_permutations(rules.suits))
+    codes, size = np.unique(canon, return_counts=True)
+    reps = holds[colex_codes(holds) == canon]  # the member whose own code is its class's
+    reps = reps[np.argsort(colex_codes(reps))]
+    return PreflopClasses(codes=codes, size=size.astype(np.int64), example=reps)
+
+
+def count_streets(p: Prepared, coef: np.ndarray, classes: PreflopClasses, threads: int | None = None) -> StreetCounts:
+    """Run the multi-street kernel on prepared flop classes (releases the GIL)."""
+    rules = p.rules
+    nopt = coef.shape[0]
+    out = np.zeros((len(p.holdings), NCOLS6 * (1 + nopt)), dtype=np.uint32)
+    _streets.count_streets(
+        rules.hole_cards,
+        rules.omaha,
+        dealer_qualifier(rules.qualifier_rank),
+        sum(1 << c for c in rules.deck),
+        rules.dealer_holdings,
+        np.ascontiguousarray(coef, dtype=np.int64),
+        p.flop_cards,
+        p.holdings,
+        p.hold_offsets,
+        p.tr_pairs,
+        p.tr_new_orbit,
+        p.tr_offsets,
+        *hand_tables(rules.omaha),
+        out,
+        check_threads(threads),
+    )
+    return StreetCounts(
+        weight=p.weights.astype(np.int64),
+        klass=classes.of(p.holdings, rules),
+        bet=out[:, :NCOLS6],
+        river=out[:, NCOLS6:].reshape(len(out), nopt, NCOLS6),
+    )

@@ -1,0 +1,278 @@
+"""The exact optimal strategy and return of a game with several decision points (a game
+file's ``[betting]``: pre-flop, flop, river), by backward induction over exact counts.
+
+The river decision is taken board by board inside the kernel; the flop decision per state
+(hole cards + flop) from its two tables; the pre-flop decision per class of hole cards
+(suit permutations) from the states' sums. Every value is an exact integer in a common
+unit (the pays' common denominator); an exact tie goes to the option that risks less.
+Work runs flop class by flop class, so memory stays at one chunk's states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+import pandas as pd
+
+from analysis.counting.enumeration import plan, prepare
+from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, StreetCounts, count_streets, preflop_classes
+from analysis.model.cards import format_cards
+from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError, SolveError
+from analysis.model.game import GameSpec, Option
+
+_INT64 = 1 << 62
+
+
+@dataclass(frozen=True)
+class StreetFigures:
+    """The exact figures of a multi-street game under its optimal strategy. ``counts`` maps
+    (street the betting ended, play multiple, category, dealer result) to deals, with
+    ``("fold", 0, "", "")`` for folds; ``decisions`` the deals that took each option at each
+    street; ``preflop`` the pre-flop option of each class of hole cards."""
+
+    game: GameSpec
+    total: int
+    counts: dict[tuple[str, int, str, str], int]
+    decisions: dict[tuple[str, str], int]
+    preflop: pd.DataFrame = field(repr=False)
+
+    def value(self, key: tuple[str, int, str, str]) -> Fraction:
+        """Net result in antes of one outcome."""
+        street, multiple, category, result = key
+        if street == "fold":
+            return self.game.fold_value
+        values = self.game.showdown_values(multiple)
+        return values[CATEGORIES.index(category) * len(RESULTS6) + RESULTS6.index(result)]
+
+    @property
+    def expected(self) -> Fraction:
+        """The player's expected net result per hand, in antes."""
+        return sum((n * self.value(k) for k, n in self.counts.items()), Fraction(0)) / self.total
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's expected win per ante."""
+        return -self.expected
+
+    @property
+    def average_wager(self) -> Fraction:
+        """Antes wagered per hand on average: ante, blind and the play bet."""
+        start = 1 + (self.game.blind is not None)
+        return start + Fraction(sum(n * k[1] for k, n in self.counts.items()), self.total)
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """The house's expected win per unit wagered."""
+        return self.house_edge / self.average_wager
+
+    @property
+    def variance(self) -> Fraction:
+        second = sum((n * self.value(k) ** 2 for k, n in self.counts.items()), Fraction(0)) / self.total
+        return second - self.expected**2
+
+    @property
+    def standard_deviation(self) -> float:
+        return float(self.variance) ** 0.5
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """The probability that a hand nets a win."""
+        return Fraction(sum(n for k, n in self.counts.items() if self.value(k) > 0), self.total)
+
+    def decision_rates(self) -> pd.DataFrame:
+        """How often each option is taken at each street, over all deals."""
+        rows = [
+            {"street": s, "option": o, "deals": n, "probability": float(Fraction(n, self.total))}
+            for (s, o), n in self.decisions.items()
+        ]
+        return pd.DataFrame(rows)
+
+    def return_table(self) -> pd.DataFrame:
+        """One row per outcome: deals, probability, net result in antes, contribution."""
+        rows = []
+        for key, n in sorted(self.counts.items(), key=lambda kv: (kv[0][0] != "fold", kv[0])):
+            street, multiple, category, result = key
+            v = self.value(key)
+            rows.append(
+                {
+                    "betting ended": street,
+                    "play bet": multiple,
+                    "player's hand": category.replace("_", " "),
+                    "dealer": result.replace("noqual_", "does not qualify, player ").replace("_", " "),
+                    "deals": n,
+                    "probability": float(Fraction(n, self.total)),
+                    "net (antes)": float(v),
+                    "contribution": float(v * n / self.total),
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def solve_streets(
+    game: GameSpec,
+    threads: int | None = None,
+    chunk: int = 64,
+    progress: Callable[[int, int], None] | None = None,
+) -> StreetFigures:
+    """The optimal strategy of ``game`` and its exact figures, from nothing."""
+    rules = game.rules
+    river = game.river or (Option("check"),)
+    scale = lcm(*(v.denominator for m in range(10) for v in game.showdown_values(m)), game.fold_value.denominator)
+
+    def ints(values: list[Fraction]) -> np.ndarray:
+        out = [int(v * scale) for v in values]
+        if max(map(abs, out)) * rules.completions * NCOLS6 >= _INT64:
+            raise InputError(f"{game.source}: pays too large for exact 64-bit sums (at most about 1e6 to 1)")
+        return np.array(out, dtype=np.int64)
+
+    fold = ints([game.fold_value] * NCOLS6)
+    show = {m: ints(game.showdown_values(m)) for m in range(10)}
+    coef = np.stack([fold if o.kind == "fold" else show[o.multiple] for o in river])
+    classes = preflop_classes(rules)
+    flop_opts = game.flop or (Option("check"),)
+    nclass, nriv, nflop = len(classes.codes), len(river), len(flop_opts)
+    pre_bet = np.zeros((nclass, NCOLS6), dtype=np.int64)  # every completion, by class
+    flop_bet = np.zeros((nclass, nflop, NCOLS6), dtype=np.int64)  # states whose flop option bets
+    river_tab = np.zeros((nclass, nriv, NCOLS6), dtype=np.int64)  # states that check the flop
+    flop_fold = np.zeros(nclass, dtype=np.int64)  # deals folded at the flop
+    flop_deals = np.zeros((nclass, nflop), dtype=np.int64)
+    flops = plan(rules)
+    for start in range(0, len(flops), chunk):
+        sc = count_streets(prepare(rules, flops[start : start + chunk]), coef, classes, threads)
+        _add_chunk(sc, game, flop_opts, coef, show, fold, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
+        if progress is not None:
+            progress(min(start + chunk, len(flops)), len(flops))
+    fold_int = int(game.fold_value * scale)
+    return _preflop(game, classes, river, flop_opts, show, fold_int, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
+
+
+def _add_chunk(
+    sc: StreetCounts,
+    game: GameSpec,
+    flop_opts: tuple[Option, ...],
+    coef: np.ndarray,
+    show: dict[int, np.ndarray],
+    fold: np.ndarray,
+    pre_bet: np.ndarray,
+    flop_bet: np.ndarray,
+    river_tab: np.ndarray,
+    flop_fold: np.ndarray,
+    flop_deals: np.ndarray,
+) -> None:
+    """Decide the flop for every state of a chunk and add its tables to its class's sums."""
+    bet = sc.bet.astype(np.int64)
+    riv = sc.river.astype(np.int64)
+    completions = bet.sum(axis=1)
+    values = []
+    for o in flop_opts:
+        if o.kind == "fold":
+            values.append(completions * int(fold[0]))
+        elif o.kind == "bet":
+            values.append(bet @ show[o.multiple])
+        else:  # check: the river decision, taken board by board
+            values.append(np.einsum("sok,ok->s", riv, coef))
+    choice = np.argmax(np.stack(values, axis=1), axis=1)  # first best: options are in risk order
+    w = sc.weight
+    np.add.at(pre_bet, sc.klass, bet * w[:, None])
+    for i, o in enumerate(flop_opts):
+        mine = choice == i
+        k, ww = sc.klass[mine], w[mine]
+        np.add.at(flop_deals[:, i], k, ww * completions[mine])
+        if o.kind == "bet":
+            np.add.at(flop_bet[:, i], k, bet[mine] * ww[:, None])
+        elif o.kind == "check":
+            np.add.at(river_tab, k, riv[mine] * ww[:, None, None])
+        else:
+            np.add.at(flop_fold, k, ww * completions[mine])
+
+
+def _preflop(
+    game: GameSpec,
+    classes: PreflopClasses,
+    river: tuple[Option, ...],
+    flop_opts: tuple[Option, ...],
+    show: dict[int, np.ndarray],
+    fold_int: int,
+    pre_bet: np.ndarray,
+    flop_bet: np.ndarray,
+    river_tab: np.ndarray,
+    flop_fold: np.ndarray,
+    flop_deals: np.ndarray,
+) -> StreetFigures:
+    """Decide pre-flop per class of hole cards and gather the counts of the chosen paths."""
+    rules = game.rules
+    pre_opts = game.preflop or (Option("check"),)
+    counts: dict[tuple[str, int, str, str], int] = {}
+    decisions: dict[tuple[str, str], int] = {}
+    rows = []
+
+    def add_table(street: str, multiple: int, table: np.ndarray) -> None:
+        for j, n in enumerate(table.tolist()):
+            if n:
+                key = (street, multiple, CATEGORIES[j // len(RESULTS6)], RESULTS6[j % len(RESULTS6)])
+                counts[key] = counts.get(key, 0) + int(n)
+
+    def exact(table: np.ndarray, vec: np.ndarray) -> int:
+        return sum(int(a) * int(b) for a, b in zip(table.tolist(), vec.tolist()))
+
+    for h in range(len(classes.codes)):
+        deals = int(pre_bet[h].sum())
+        check_value = 0
+        for i, o in enumerate(flop_opts):
+            if o.kind == "bet":
+                check_value += exact(flop_bet[h, i], show[o.multiple])
+        for i, o in enumerate(river):
+            table = river_tab[h, i]
+            check_value += exact(table, show[o.multiple]) if o.kind != "fold" else int(table.sum()) * fold_int
+        check_value += int(flop_fold[h]) * fold_int
+        values = []
+        for o in pre_opts:
+            if o.kind == "bet":
+                values.append(exact(pre_bet[h], show[o.multiple]))
+            elif o.kind == "fold":
+                values.append(deals * fold_int)
+            else:
+                values.append(check_value)
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        chosen = pre_opts[best]
+        rows.append({"class": h, "option": str(chosen), "deals": deals} | {str(o): v for o, v in zip(pre_opts, values)})
+        if game.preflop:
+            decisions[("preflop", str(chosen))] = decisions.get(("preflop", str(chosen)), 0) + deals
+        if chosen.kind == "bet":
+            add_table("preflop", chosen.multiple, pre_bet[h])
+            continue
+        if chosen.kind == "fold":
+            counts[("fold", 0, "", "")] = counts.get(("fold", 0, "", ""), 0) + deals
+            continue
+        for i, o in enumerate(flop_opts):
+            if game.flop:
+                decisions[("flop", str(o))] = decisions.get(("flop", str(o)), 0) + int(flop_deals[h, i])
+            if o.kind == "bet":
+                add_table("flop", o.multiple, flop_bet[h, i])
+        if flop_fold[h]:
+            counts[("fold", 0, "", "")] = counts.get(("fold", 0, "", ""), 0) + int(flop_fold[h])
+        for i, o in enumerate(river):
+            n = int(river_tab[h, i].sum())
+            if game.river:
+                decisions[("river", str(o))] = decisions.get(("river", str(o)), 0) + n
+            if o.kind == "fold":
+                if n:
+                    counts[("fold", 0, "", "")] = counts.get(("fold", 0, "", ""), 0) + n
+            else:
+                add_table("river", o.multiple, river_tab[h, i])
+    total = sum(counts.values())
+    if total != rules.total_combinations:
+        raise SolveError(f"{game.name}: the counts add up to {total} deals, not {rules.total_combinations}")
+    preflop = pd.DataFrame(rows)
+    preflop.insert(1, "hole cards", [_hole_text(c) for c in classes.example])
+    preflop.insert(2, "holdings", classes.size)
+    return StreetFigures(game=game, total=total, counts=counts, decisions=decisions, preflop=preflop)
+
+
+def _hole_text(cards: np.ndarray) -> str:
+    return format_cards([int(c) for c in cards])

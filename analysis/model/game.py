@@ -1,0 +1,248 @@
+"""A game as data: a TOML file that states the cards, the dealer's qualifier, the decision
+points and how each wager is settled, validated on load (errors name the file and the key).
+
+>>> g = load_game("ultimate-texas-holdem")
+>>> [str(o) for o in g.preflop], g.blind.pays["flush"], g.rules.qualifier_rank
+(['check', 'bet 3', 'bet 4'], Fraction(3, 2), 0)
+>>> sorted(shipped_games())[:2]
+['casino-holdem', 'casino-omaha']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
+from analysis.model.numbers import as_fraction
+from analysis.model.paytable import PayTable
+from analysis.model.rules import GAMES_DIR, Rules, rules_from_document, tomllib
+
+#: The streets at which a game may ask for a decision, in play order.
+STREETS = ("preflop", "flop", "river")
+#: The most a game file may be (a game is a page of text, not data).
+MAX_GAME_FILE = 64 * 1024
+
+
+@dataclass(frozen=True, order=True)
+class Option:
+    """One choice at a decision point: fold, check, or a play bet of ``multiple`` antes."""
+
+    kind: str  # "fold", "check" or "bet"
+    multiple: int = 0
+
+    def __str__(self) -> str:
+        return f"bet {self.multiple}" if self.kind == "bet" else self.kind
+
+    @property
+    def risk(self) -> int:
+        """Money this option puts in play, in antes (fold -1, check 0): the order in which
+        exact ties are broken (the option that risks less wins)."""
+        return {"fold": -1, "check": 0}.get(self.kind, self.multiple)
+
+
+@dataclass(frozen=True)
+class Blind:
+    """A blind wager of one ante: a winning hand is paid ``pays`` of its category (to 1);
+    a win with a category that has no pay pushes; a loss loses it; a tie pushes."""
+
+    pays: Mapping[str, Fraction]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a game file states. ``ante_pays`` is None for even money, else the pay
+    table of the player's final hand; ``ante_when_no_qualifier`` is ``"push"`` or ``"pays"``
+    (paid as a win, the Casino Hold'em rule); ``play_when_no_qualifier`` is ``"push"`` or
+    ``"action"`` (settled against the dealer's hand, the Ultimate rule)."""
+
+    name: str
+    title: str
+    source: str
+    rules: Rules
+    preflop: tuple[Option, ...]
+    flop: tuple[Option, ...]
+    river: tuple[Option, ...]
+    ante_pays: PayTable | None
+    ante_when_no_qualifier: str
+    play_when_no_qualifier: str
+    blind: Blind | None
+
+    @property
+    def streets(self) -> dict[str, tuple[Option, ...]]:
+        """The decision points the game has, in play order."""
+        return {s: opts for s, opts in zip(STREETS, (self.preflop, self.flop, self.river)) if opts}
+
+    @property
+    def fold_value(self) -> Fraction:
+        """What a fold nets, in antes: the ante and the blind are lost."""
+        return Fraction(-1 - (self.blind is not None))
+
+    def showdown_values(self, multiple: int) -> list[Fraction]:
+        """Net result in antes of a showdown with a play bet of ``multiple`` antes, for each
+        (player category, dealer result) in the order of the multi-street counts
+        (category-major; results: not qualifying x win/tie/loss, qualifying x win/tie/loss)."""
+        out = []
+        for category in CATEGORIES:
+            ante_win = Fraction(1) if self.ante_pays is None else self.ante_pays.pays[category]
+            blind_win = self.blind.pays.get(category, Fraction(0)) if self.blind is not None else Fraction(0)
+            blind_loss = Fraction(-1 if self.blind is not None else 0)
+            for qualifies in (False, True):
+                for result, sign in (("win", 1), ("tie", 0), ("loss", -1)):
+                    if qualifies:
+                        ante = {1: ante_win, 0: Fraction(0), -1: Fraction(-1)}[sign]
+                    else:
+                        ante = ante_win if self.ante_when_no_qualifier == "pays" else Fraction(0)
+                    action = qualifies or self.play_when_no_qualifier == "action"
+                    play = Fraction(sign * multiple) if action else Fraction(0)
+                    blind = {1: blind_win, 0: Fraction(0), -1: blind_loss}[sign]
+                    out.append(ante + play + blind)
+        return out
+
+    @property
+    def single_decision(self) -> bool:
+        """One decision, fold or a call at the flop: the return engine's games."""
+        return not self.preflop and not self.river and len(self.flop) == 2 and self.flop[0].kind == "fold"
+
+
+def shipped_games() -> dict[str, Path]:
+    """The game files that ship with the package, by name."""
+    return {p.stem: p for p in sorted(GAMES_DIR.glob("*.toml"))}
+
+
+def load_game(spec: str | Path) -> GameSpec:
+    """A game from a shipped name (``"ultimate-texas-holdem"``) or a TOML file."""
+    if not isinstance(spec, (str, Path)):
+        raise InputError(f"game: give a shipped game's name or a .toml file, not {type(spec).__name__}")
+    shipped = shipped_games()
+    path = shipped.get(str(spec)) if isinstance(spec, str) and not Path(spec).exists() else Path(spec)
+    if path is None:
+        raise InputError(f"unknown game {str(spec)[:60]!r}; choose one of: {', '.join(shipped)} or a .toml file")
+    where = path.name if path.parent == GAMES_DIR else str(path)
+    try:
+        if path.stat().st_size > MAX_GAME_FILE:
+            raise InputError(f"{where}: a game file is at most {MAX_GAME_FILE // 1024} KiB")
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{where}: not a valid TOML file: {e}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{where}: not a text file (UTF-8)") from None
+    return game_from_document(doc, where)
+
+
+def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
+    """A game from a parsed TOML document; every key checked, errors name the key."""
+    known = {"name", "title", "cards", "dealer", "betting", "ante", "blind", "play"}
+    unknown = sorted(set(doc) - known)
+    if unknown:
+        raise InputError(f"{where}: unknown keys: {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    rules = rules_from_document(doc, where)
+    title = doc.get("title", rules.name)
+    if not isinstance(title, str) or len(title) > 80:
+        raise InputError(f"{where}: 'title' must be text of at most 80 characters")
+    betting = doc.get("betting")
+    if not isinstance(betting, dict) or not betting:
+        raise InputError(f"{where}: the table [betting] is missing (decision points: {', '.join(STREETS)})")
+    if set(betting) - set(STREETS):
+        raise InputError(f"{where}: [betting] knows only {', '.join(STREETS)}, not {', '.join(set(betting) - set(STREETS))}")
+    streets = {s: _options(betting.get(s, []), f"{where}: [betting] {s}") for s in STREETS}
+    _check_structure(streets, where)
+    ante = _section(doc, "ante", where, {"pays", "dealer_not_qualifying"})
+    ante_pays = _ante_pays(ante.get("pays", "even"), f"{where}: [ante] pays")
+    ante_nq = _choice(ante.get("dealer_not_qualifying", "push"), ("push", "pays"), f"{where}: [ante] dealer_not_qualifying")
+    play = _section(doc, "play", where, {"dealer_not_qualifying"})
+    play_nq = _choice(play.get("dealer_not_qualifying", "push"), ("push", "action"), f"{where}: [play] dealer_not_qualifying")
+    blind = None
+    if "blind" in doc:
+        section = _section(doc, "blind", where, {"pays"})
+        blind = Blind(_pays(section.get("pays"), f"{where}: [blind] pays"))
+    game = GameSpec(
+        name=rules.name,
+        title=title,
+        source=where,
+        rules=rules,
+        preflop=streets["preflop"],
+        flop=streets["flop"],
+        river=streets["river"],
+        ante_pays=ante_pays,
+        ante_when_no_qualifier=ante_nq,
+        play_when_no_qualifier=play_nq,
+        blind=blind,
+    )
+    # the call bet of a one-decision game is what the return engine's Rules carry
+    return replace(game, rules=replace(rules, call_multiple=game.flop[1].multiple)) if game.single_decision else game
+
+
+def _options(value: object, where: str) -> tuple[Option, ...]:
+    if not isinstance(value, list) or len(value) > 6:
+        raise InputError(f"{where}: a list of at most 6 options ('fold', 'check', 'bet M' with M = 1..9)")
+    out = []
+    for item in value:
+        text = str(item).strip()[:20]
+        match = re.fullmatch(r"bet ([1-9])", text)
+        if match:
+            out.append(Option("bet", int(match.group(1))))
+        elif text in ("fold", "check"):
+            out.append(Option(text))
+        else:
+            raise InputError(f"{where}: option {text!r}: use 'fold', 'check' or 'bet M' (M = 1..9 antes)")
+    if len(set(out)) != len(out):
+        raise InputError(f"{where}: an option appears twice")
+    return tuple(sorted(out, key=lambda o: o.risk))
+
+
+def _check_structure(streets: Mapping[str, tuple[Option, ...]], where: str) -> None:
+    """What the exact engine plays: betting ends with a bet or a fold, a check moves to the
+    next decision point (or to the showdown after the last), and each point has a choice."""
+    if not any(streets.values()):
+        raise InputError(f"{where}: [betting] names no decision point")
+    for street, opts in streets.items():
+        if opts and len(opts) < 2:
+            raise InputError(f"{where}: [betting] {street}: a decision point needs at least two options")
+
+
+def _section(doc: Mapping[str, Any], key: str, where: str, allowed: set[str]) -> Mapping[str, Any]:
+    value = doc.get(key, {})
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: [{key}] must be a table")
+    if set(value) - allowed:
+        raise InputError(f"{where}: [{key}] knows only {', '.join(sorted(allowed))}")
+    return value
+
+
+def _choice(value: object, allowed: tuple[str, ...], where: str) -> str:
+    if value not in allowed:
+        raise InputError(f"{where}: one of {', '.join(allowed)}, not {str(value)[:40]!r}")
+    return str(value)
+
+
+def _ante_pays(value: object, where: str) -> PayTable | None:
+    if value == "even":
+        return None
+    if isinstance(value, dict):
+        return PayTable.from_mapping({c: 0 for c in CATEGORIES} | _pays(value, where), name="ante")
+    if isinstance(value, str):
+        try:
+            return PayTable.load(value)
+        except InputError as e:
+            raise InputError(f"{where}: {e}") from None
+    raise InputError(f"{where}: 'even', a pay table's name or file, or {{category = pays}}")
+
+
+def _pays(value: object, where: str) -> dict[str, Fraction]:
+    if not isinstance(value, dict) or not value:
+        raise InputError(f"{where}: a table {{category = pays to 1}} of the paid categories")
+    out = {}
+    for category, pay in value.items():
+        if category not in CATEGORIES:
+            raise InputError(f"{where}: unknown category {str(category)[:40]!r} (known: {', '.join(CATEGORIES)})")
+        number = as_fraction(pay)
+        if number < 0 or number > 1_000_000:
+            raise InputError(f"{where}: {category}: a pay is between 0 and 1,000,000 to 1, not {pay}")
+        out[category] = number
+    return out

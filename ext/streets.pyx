@@ -1,0 +1,202 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Exact counting core of games with a decision after the river (Ultimate Texas Hold'em
+style): compiled, nogil, OpenMP over flops.
+
+For every state (player's hole cards + flop) it counts the completions (turn and river,
+then the dealer's hole cards) by player final category x dealer result, with the dealer's
+non-qualifying hands split by win / tie / loss (their play bets still have action). Two
+tables per state:
+
+* ``bet``: every completion (what a bet made before the river is settled on);
+* ``river[o]``: the completions whose board makes river option ``o`` the best, the river
+  decision taken board by board with the exact integer values ``coef`` of each option per
+  dealer hand (first option wins a tie: the caller orders them by money at risk).
+
+The boards, classes and inclusion-exclusion are those of ``enumerator.pyx``
+(``classes.pxd``); only what is added per holding differs.
+"""
+
+from cython.parallel cimport prange, parallel
+from libc.stdlib cimport free
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
+
+from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
+                      board_classes, carve, check_flop_layout, flop_holdings, make_game, sweep_dealers)
+from poker cimport NCATEGORIES, flush_suit
+
+
+cdef enum:
+    NRES = 6                 # dealer results: not qualifying x (win, tie, loss), qualifying x (win, tie, loss)
+    NSCOLS = NCATEGORIES * NRES
+    MAXOPT = 4               # river options
+
+
+cdef struct Work:
+    void* block
+    Board b
+    uint32_t* res            # NCLASSES x NRES: the dealer results of one holding of each class
+    uint16_t* boff           # per class: its columns in the bet table (category x NRES)
+    uint16_t* roff           # per class: its columns in the river tables (chosen option, category)
+    uint64_t* hmask
+    uint16_t* hcls
+
+
+cdef void class_results(const Game* g, Work* work, const int64_t* coef, int nopt) noexcept nogil:
+    """Dealer results and the best river option of every class of the current board."""
+    cdef Board* w = &work.b
+    cdef int x, i, o, best, cat
+    cdef int64_t v, bestv
+    cdef uint32_t* r
+    cdef Cls* c
+    sweep_dealers(g, w)
+    for x in range(w.nc):
+        c = &w.cls[x]
+        r = work.res + c.index * NRES
+        if c.value >= g.qualifier:
+            # every non-qualifying dealer hand is below the player's
+            r[0] = <uint32_t>c.nq
+            r[1] = 0
+            r[2] = 0
+            r[3] = <uint32_t>(c.below - c.nq)
+            r[4] = <uint32_t>(c.le - c.below)
+            r[5] = <uint32_t>(g.dealer_total - c.le)
+        else:
+            # the player cannot beat or tie a qualifying dealer
+            r[0] = <uint32_t>c.below
+            r[1] = <uint32_t>(c.le - c.below)
+            r[2] = <uint32_t>(c.nq - c.le)
+            r[3] = 0
+            r[4] = 0
+            r[5] = <uint32_t>(g.dealer_total - c.nq)
+        cat = g.category[c.value]
+        best = 0
+        bestv = 0
+        for o in range(nopt):
+            v = 0
+            for i in range(NRES):
+                v += <int64_t>r[i] * coef[o * NSCOLS + cat * NRES + i]
+            if o == 0 or v > bestv:
+                best = o
+                bestv = v
+        work.boff[c.index] = <uint16_t>(cat * NRES)
+        work.roff[c.index] = <uint16_t>(NSCOLS + best * NSCOLS + cat * NRES)
+
+
+cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, const int8_t* flop,
+                     const int8_t* holdings, Py_ssize_t nh, const int8_t* tr, const uint8_t* new_orbit,
+                     Py_ssize_t ntr, uint32_t* out, Work* w) noexcept nogil:
+    """Add every turn/river pair's counts to the rows of one flop's holdings."""
+    cdef Py_ssize_t h, x
+    cdef int scen, c, s, i
+    cdef int board[5]
+    cdef uint64_t trm
+    cdef const uint16_t* hc
+    cdef uint32_t* o
+    cdef uint32_t keep
+    cdef const uint32_t* r
+    cdef const uint64_t* hmask = w.hmask
+    cdef const uint32_t* res = w.res
+    cdef const uint16_t* boff = w.boff
+    cdef const uint16_t* roff = w.roff
+    flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
+    board[0] = flop[0]
+    board[1] = flop[1]
+    board[2] = flop[2]
+    for x in range(ntr):
+        board[3] = tr[2 * x]
+        board[4] = tr[2 * x + 1]
+        s = flush_suit(board[0], board[1], board[2], board[3], board[4])
+        if new_orbit[x]:
+            board_classes(g, board, s, &w.b)
+            class_results(g, w, coef, nopt)
+        scen = s if s >= 0 else NO_FLUSH
+        hc = w.hcls + scen * nh
+        trm = ((<uint64_t>1) << board[3]) | ((<uint64_t>1) << board[4])
+        o = out
+        for h in range(nh):
+            c = hc[h]
+            keep = 0u - <uint32_t>((hmask[h] & trm) == 0)
+            r = res + c * NRES
+            for i in range(NRES):
+                o[boff[c] + i] += r[i] & keep
+                o[roff[c] + i] += r[i] & keep
+            o += ncols
+
+
+cdef void lay_out(Work* w, Arena* a, Py_ssize_t n) noexcept nogil:
+    board_buffers(&w.b, a)
+    w.res = <uint32_t*>carve(a, NCLASSES * NRES * sizeof(uint32_t))
+    w.boff = <uint16_t*>carve(a, NCLASSES * sizeof(uint16_t))
+    w.roff = <uint16_t*>carve(a, NCLASSES * sizeof(uint16_t))
+    w.hmask = <uint64_t*>carve(a, n * sizeof(uint64_t))
+    w.hcls = <uint16_t*>carve(a, 5 * n * sizeof(uint16_t))
+
+
+cdef Work* new_work(Py_ssize_t max_nh) noexcept nogil:
+    cdef Work measured
+    cdef Work* w
+    cdef Arena a
+    arena_measure(&a)
+    carve(&a, sizeof(Work))
+    lay_out(&measured, &a, max_nh + 1)
+    if not arena_alloc(&a):
+        return NULL
+    w = <Work*>carve(&a, sizeof(Work))
+    w.block = a.block
+    lay_out(w, &a, max_nh + 1)
+    return w
+
+
+cdef void free_work(Work* w) noexcept nogil:
+    if w != NULL:
+        free(w.block)
+
+
+def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_total,
+                  const int64_t[:, ::1] coef,
+                  const int8_t[:, ::1] flops,
+                  const int8_t[:, ::1] holdings, const int64_t[::1] hold_offsets,
+                  const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
+                  const int64_t[::1] tr_offsets,
+                  const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
+                  const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1):
+    """Add to ``out`` (one row per holding: the bet table, then one river table per option,
+    each category x 6 dealer results) the counts of every completion of every state laid out
+    as for ``analysis._enumerator.count_states``. ``coef[o]`` is river option o's value per
+    dealer hand, by category x result, in any common integer unit."""
+    cdef Py_ssize_t nf = flops.shape[0], f
+    cdef int nopt = coef.shape[0]
+    cdef int ncols = NSCOLS * (1 + nopt)
+    if k not in (2, 3) or holdings.shape[1] != k:
+        raise ValueError("count_streets: holdings must have 2 or 3 cards")
+    if nopt < 1 or nopt > MAXOPT or coef.shape[1] != NSCOLS:
+        raise ValueError(f"count_streets: coef needs 1..{MAXOPT} rows of {NSCOLS} values")
+    if out.shape[0] != holdings.shape[0] or out.shape[1] != ncols or hold_offsets.shape[0] != nf + 1:
+        raise ValueError(f"count_streets: out needs one row of {ncols} columns per holding")
+    cdef Py_ssize_t max_nh = check_flop_layout("count_streets", holdings.shape[0], hold_offsets, tr_pairs,
+                                               tr_new_orbit, tr_offsets)
+    cdef Game g = make_game(k, omaha, qualifier, deck, dealer_total, &pair_table[0, 0], &flush[0], &category[0])
+    cdef Work* w
+    cdef int failed[1]
+    failed[0] = 0
+    cdef const int64_t* coef_ptr = &coef[0, 0]
+    cdef const int8_t* hold_ptr = &holdings[0, 0] if holdings.shape[0] else NULL
+    cdef const int8_t* tr_ptr = &tr_pairs[0, 0] if tr_pairs.shape[0] else NULL
+    cdef const uint8_t* orbit_ptr = &tr_new_orbit[0] if tr_pairs.shape[0] else NULL
+    cdef uint32_t* out_ptr = &out[0, 0] if out.shape[0] else NULL
+    if nf == 0:
+        return
+    with nogil, parallel(num_threads=threads):
+        w = new_work(max_nh)
+        if w == NULL:
+            failed[0] = 1
+        for f in prange(nf, schedule="dynamic", chunksize=1):
+            if w != NULL:
+                count_flop(&g, coef_ptr, nopt, ncols, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
+                           hold_offsets[f + 1] - hold_offsets[f],
+                           tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],
+                           tr_offsets[f + 1] - tr_offsets[f],
+                           out_ptr + hold_offsets[f] * ncols, w)
+        free_work(w)
+    if failed[0]:
+        raise MemoryError("count_streets: could not allocate a worker's buffers")
