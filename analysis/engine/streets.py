@@ -11,7 +11,7 @@ Work runs flop class by flop class, so memory stays at one chunk's states.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 
@@ -20,10 +20,12 @@ import pandas as pd
 
 from analysis.counting.enumeration import plan, prepare
 from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, StreetCounts, count_streets, preflop_classes
+from analysis.counting.symmetry import canonical_states
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
 from analysis.model.game import GameSpec, Option
+from analysis.model.outcomes import colex_codes, state_keys
 
 _INT64 = 1 << 62
 
@@ -40,6 +42,28 @@ class StreetFigures:
     counts: dict[tuple[str, int, str, str], int]
     decisions: dict[tuple[str, str], int]
     preflop: pd.DataFrame = field(repr=False)
+    classes: PreflopClasses = field(repr=False)
+    #: canonical state keys (sorted) and the flop option each takes, when kept
+    flop_keys: np.ndarray | None = field(default=None, repr=False)
+    flop_options: np.ndarray | None = field(default=None, repr=False)
+
+    def preflop_choice(self, holes: np.ndarray) -> list[Option]:
+        """The pre-flop option of each row of hole cards (its class's)."""
+        by_class = self.preflop["option"].to_numpy()
+        options = {str(o): o for o in self.game.preflop or (Option("check"),)}
+        return [options[by_class[c]] for c in self.classes.of(np.atleast_2d(holes), self.game.rules)]
+
+    def flop_choice(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
+        """Index into the game's flop options (or 0: check, for a game without a flop
+        decision) of each (hole cards, flop) row pair; needs ``solve_streets(keep_states=True)``."""
+        if self.flop_keys is None or self.flop_options is None:
+            raise InputError("the flop decisions were not kept: solve with keep_states=True")
+        flop_code, hole_code = canonical_states(holes, flops, self.game.rules.suits)
+        keys = state_keys(flop_code, hole_code)
+        at = np.searchsorted(self.flop_keys, keys)
+        if np.any(at >= len(self.flop_keys)) or np.any(self.flop_keys[np.minimum(at, len(self.flop_keys) - 1)] != keys):
+            raise InputError("a state that is not in the game's deck")
+        return self.flop_options[at]
 
     def value(self, key: tuple[str, int, str, str]) -> Fraction:
         """Net result in antes of one outcome."""
@@ -118,8 +142,10 @@ def solve_streets(
     threads: int | None = None,
     chunk: int = 64,
     progress: Callable[[int, int], None] | None = None,
+    keep_states: bool = False,
 ) -> StreetFigures:
-    """The optimal strategy of ``game`` and its exact figures, from nothing."""
+    """The optimal strategy of ``game`` and its exact figures, from nothing; with
+    ``keep_states`` the flop decision of every state is kept (for simulation and advice)."""
     rules = game.rules
     river = game.river or (Option("check"),)
     scale = lcm(*(v.denominator for m in range(10) for v in game.showdown_values(m)), game.fold_value.denominator)
@@ -142,18 +168,30 @@ def solve_streets(
     flop_fold = np.zeros(nclass, dtype=np.int64)  # deals folded at the flop
     flop_deals = np.zeros((nclass, nflop), dtype=np.int64)
     flops = plan(rules)
+    keys, choices = [], []
     for start in range(0, len(flops), chunk):
-        sc = count_streets(prepare(rules, flops[start : start + chunk]), coef, classes, threads)
-        _add_chunk(sc, game, flop_opts, coef, show, fold, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
+        p = prepare(rules, flops[start : start + chunk])
+        sc = count_streets(p, coef, classes, threads)
+        choice = _add_chunk(sc, flop_opts, coef, show, fold, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
+        if keep_states:
+            flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+            keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
+            choices.append(choice.astype(np.int8))
         if progress is not None:
             progress(min(start + chunk, len(flops)), len(flops))
     fold_int = int(game.fold_value * scale)
-    return _preflop(game, classes, river, flop_opts, show, fold_int, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
+    figures = _preflop(
+        game, classes, river, flop_opts, show, fold_int, pre_bet, flop_bet, river_tab, flop_fold, flop_deals
+    )
+    if keep_states:
+        all_keys = np.concatenate(keys)
+        order = np.argsort(all_keys)
+        figures = replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(choices)[order])
+    return figures
 
 
 def _add_chunk(
     sc: StreetCounts,
-    game: GameSpec,
     flop_opts: tuple[Option, ...],
     coef: np.ndarray,
     show: dict[int, np.ndarray],
@@ -163,8 +201,9 @@ def _add_chunk(
     river_tab: np.ndarray,
     flop_fold: np.ndarray,
     flop_deals: np.ndarray,
-) -> None:
-    """Decide the flop for every state of a chunk and add its tables to its class's sums."""
+) -> np.ndarray:
+    """Decide the flop for every state of a chunk, add its tables to its class's sums and
+    return each state's flop option (index)."""
     bet = sc.bet.astype(np.int64)
     riv = sc.river.astype(np.int64)
     completions = bet.sum(axis=1)
@@ -189,6 +228,7 @@ def _add_chunk(
             np.add.at(river_tab, k, riv[mine] * ww[:, None, None])
         else:
             np.add.at(flop_fold, k, ww * completions[mine])
+    return choice
 
 
 def _preflop(
@@ -271,7 +311,8 @@ def _preflop(
     preflop = pd.DataFrame(rows)
     preflop.insert(1, "hole cards", [_hole_text(c) for c in classes.example])
     preflop.insert(2, "holdings", classes.size)
-    return StreetFigures(game=game, total=total, counts=counts, decisions=decisions, preflop=preflop)
+    decisions = {key: n for key, n in decisions.items() if n}
+    return StreetFigures(game=game, total=total, counts=counts, decisions=decisions, preflop=preflop, classes=classes)
 
 
 def _hole_text(cards: np.ndarray) -> str:

@@ -93,7 +93,7 @@ class GameSpec:
             blind_win = self.blind.pays.get(category, Fraction(0)) if self.blind is not None else Fraction(0)
             blind_loss = Fraction(-1 if self.blind is not None else 0)
             for qualifies in (False, True):
-                for result, sign in (("win", 1), ("tie", 0), ("loss", -1)):
+                for sign in (1, 0, -1):  # win, tie, loss
                     if qualifies:
                         ante = {1: ante_win, 0: Fraction(0), -1: Fraction(-1)}[sign]
                     else:
@@ -149,14 +149,20 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
     if not isinstance(betting, dict) or not betting:
         raise InputError(f"{where}: the table [betting] is missing (decision points: {', '.join(STREETS)})")
     if set(betting) - set(STREETS):
-        raise InputError(f"{where}: [betting] knows only {', '.join(STREETS)}, not {', '.join(set(betting) - set(STREETS))}")
+        raise InputError(
+            f"{where}: [betting] knows only {', '.join(STREETS)}, not {', '.join(set(betting) - set(STREETS))}"
+        )
     streets = {s: _options(betting.get(s, []), f"{where}: [betting] {s}") for s in STREETS}
     _check_structure(streets, where)
     ante = _section(doc, "ante", where, {"pays", "dealer_not_qualifying"})
     ante_pays = _ante_pays(ante.get("pays", "even"), f"{where}: [ante] pays")
-    ante_nq = _choice(ante.get("dealer_not_qualifying", "push"), ("push", "pays"), f"{where}: [ante] dealer_not_qualifying")
+    ante_nq = _choice(
+        ante.get("dealer_not_qualifying", "push"), ("push", "pays"), f"{where}: [ante] dealer_not_qualifying"
+    )
     play = _section(doc, "play", where, {"dealer_not_qualifying"})
-    play_nq = _choice(play.get("dealer_not_qualifying", "push"), ("push", "action"), f"{where}: [play] dealer_not_qualifying")
+    play_nq = _choice(
+        play.get("dealer_not_qualifying", "push"), ("push", "action"), f"{where}: [play] dealer_not_qualifying"
+    )
     blind = None
     if "blind" in doc:
         section = _section(doc, "blind", where, {"pays"})
@@ -225,7 +231,8 @@ def _ante_pays(value: object, where: str) -> PayTable | None:
     if value == "even":
         return None
     if isinstance(value, dict):
-        return PayTable.from_mapping({c: 0 for c in CATEGORIES} | _pays(value, where), name="ante")
+        pays: dict[str, Fraction] = {c: Fraction(0) for c in CATEGORIES}
+        return PayTable.from_mapping(pays | _pays(value, where), name="ante")
     if isinstance(value, str):
         try:
             return PayTable.load(value)

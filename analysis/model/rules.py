@@ -30,7 +30,7 @@ from typing import Any, Protocol
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
@@ -236,7 +236,6 @@ def _shipped() -> dict[str, Rules]:
         if call is not None:
             out[doc["name"]] = rules_from_document(doc, path.name, call)
     return out
-
 
 
 def qualifier_text(rank: int | None) -> str:

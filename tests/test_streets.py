@@ -1,0 +1,334 @@
+"""Games as data and the exact engine of several decision points.
+
+The engine is checked against a brute force that plays the whole game tree deal by deal
+(no symmetry, no inclusion-exclusion, no classes: every player holding, flop, turn/river
+and dealer holding of a small deck), for each structure element a game file can state;
+on the full deck against the return engine (Casino Hold'em) and the published exact
+house edge of Ultimate Texas Hold'em.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from analysis.counting.streets import RESULTS6
+from analysis.engine.streets import StreetFigures, solve_streets
+from analysis.hands.evaluate import best_strength, category_of, omaha_strength
+from analysis.hands.lookup import dealer_qualifier
+from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
+from analysis.model.game import GameSpec, game_from_document, load_game
+from analysis.model.payoffs import outcome_payoffs
+from analysis.model.paytable import PayTable
+from analysis.model.rules import PRESETS
+from exact_figures import HOLDEM_OPTIMAL_EDGE
+
+UTH_BLIND = {
+    "royal_flush": 500,
+    "straight_flush": 50,
+    "four_of_a_kind": 10,
+    "full_house": 3,
+    "flush": "3/2",
+    "straight": 1,
+}
+
+
+def doc(
+    hole=2,
+    hand="best-five",
+    qualifier="2",
+    ranks="9TJQKA",
+    suits="cd",
+    betting=None,
+    ante=None,
+    blind=True,
+    play="action",
+):
+    d = {
+        "name": "test-game",
+        "cards": {"hole": hole, "hand": hand, "ranks": ranks, "suits": suits},
+        "dealer": {"qualifier": qualifier},
+        "betting": betting
+        or {"preflop": ["check", "bet 3", "bet 4"], "flop": ["check", "bet 2"], "river": ["fold", "bet 1"]},
+        "ante": ante or {"pays": "even", "dealer_not_qualifying": "push"},
+        "play": {"dealer_not_qualifying": play},
+    }
+    if blind:
+        d["blind"] = {"pays": UTH_BLIND}
+    return d
+
+
+# ---- the brute force: the whole game tree, deal by deal --------------------------------
+
+
+def _values(game: GameSpec, holds: list[tuple[int, ...]], board: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+    h = np.array(holds, dtype=np.int8)
+    b = np.tile(np.array(board, dtype=np.int8), (len(holds), 1))
+    v = omaha_strength(h, b) if game.rules.omaha else best_strength(np.concatenate([h, b], axis=1))
+    return dict(zip(holds, (int(x) for x in v)))
+
+
+@cache
+def _category(value: int) -> str:
+    return CATEGORIES[int(category_of([value])[0])]
+
+
+def brute_force(game: GameSpec) -> tuple[dict, dict]:
+    """(counts, decisions) keyed as StreetFigures', by playing every deal."""
+    rules = game.rules
+    deck, k = rules.deck, rules.hole_cards
+    q = dealer_qualifier(rules.qualifier_rank)
+    show = {m: game.showdown_values(m) for m in range(10)}
+    fold = game.fold_value
+    river = game.river or ()
+    flop_opts = game.flop or ()
+    pre_opts = game.preflop or ()
+
+    def best(options, values):
+        top = max(values)
+        return options[values.index(top)]  # options are in risk order: the first best risks least
+
+    def tally(p, dealers):
+        cat = _category(p)
+        out = Counter()
+        for d in dealers:
+            qual = d >= q
+            res = "win" if p > d else "tie" if p == d else "loss"
+            out[(cat, res if qual else f"noqual_{res}")] += 1
+        return out
+
+    def worth(table, m):
+        return sum(n * show[m][CATEGORIES.index(c) * 6 + RESULTS6.index(r)] for (c, r), n in table.items())
+
+    board_values = {}
+    counts, decisions = Counter(), Counter()
+    for hole in combinations(deck, k):
+        rest = [c for c in deck if c not in hole]
+        per_flop = []  # (flop, bet table, river-path tables, deals)
+        for flop in combinations(rest, 3):
+            rest2 = [c for c in rest if c not in flop]
+            bet_table, river_paths, deals = Counter(), Counter(), 0
+            for tr in combinations(rest2, 2):
+                board = flop + tr
+                left = [c for c in deck if c not in board]
+                if board not in board_values:
+                    board_values[board] = _values(game, list(combinations(left, k)), board)
+                vals = board_values[board]
+                dealers = [vals[d] for d in combinations([c for c in left if c not in hole], k)]
+                table = tally(vals[hole], dealers)
+                bet_table.update(table)
+                deals += len(dealers)
+                if river:
+                    choice = best(
+                        river, [fold * len(dealers) if o.kind == "fold" else worth(table, o.multiple) for o in river]
+                    )
+                else:
+                    choice = None
+                for key, n in table.items():
+                    river_paths[(choice, key)] += n
+            per_flop.append((bet_table, river_paths, deals))
+
+        def river_value(paths):
+            return sum(
+                fold * n
+                if o is not None and o.kind == "fold"
+                else n * show[o.multiple if o is not None else 0][CATEGORIES.index(c) * 6 + RESULTS6.index(r)]
+                for (o, (c, r)), n in paths.items()
+            )
+
+        flop_choice = []
+        for bet_table, paths, deals in per_flop:
+            if not flop_opts:
+                flop_choice.append(None)
+                continue
+            values = [
+                fold * deals
+                if o.kind == "fold"
+                else worth(bet_table, o.multiple)
+                if o.kind == "bet"
+                else river_value(paths)
+                for o in flop_opts
+            ]
+            flop_choice.append(best(flop_opts, values))
+        total_bet = sum((t for t, _, _ in per_flop), Counter())
+        deals_all = sum(d for _, _, d in per_flop)
+        pre = None
+        if pre_opts:
+            check = 0
+            for (bet_table, paths, deals), c in zip(per_flop, flop_choice):
+                check += (
+                    fold * deals
+                    if c is not None and c.kind == "fold"
+                    else worth(bet_table, c.multiple)
+                    if c is not None and c.kind == "bet"
+                    else river_value(paths)
+                )
+            values = [
+                fold * deals_all if o.kind == "fold" else worth(total_bet, o.multiple) if o.kind == "bet" else check
+                for o in pre_opts
+            ]
+            pre = best(pre_opts, values)
+            decisions[("preflop", str(pre))] += deals_all
+        if pre is not None and pre.kind == "bet":
+            for (c, r), n in total_bet.items():
+                counts[("preflop", pre.multiple, c, r)] += n
+            continue
+        if pre is not None and pre.kind == "fold":
+            counts[("fold", 0, "", "")] += deals_all
+            continue
+        for (bet_table, paths, deals), c in zip(per_flop, flop_choice):
+            if c is not None:
+                decisions[("flop", str(c))] += deals
+            if c is not None and c.kind == "fold":
+                counts[("fold", 0, "", "")] += deals
+            elif c is not None and c.kind == "bet":
+                for (cat, r), n in bet_table.items():
+                    counts[("flop", c.multiple, cat, r)] += n
+            else:
+                for (o, (cat, r)), n in paths.items():
+                    if o is not None:
+                        decisions[("river", str(o))] += n
+                    if o is not None and o.kind == "fold":
+                        counts[("fold", 0, "", "")] += n
+                    else:
+                        counts[("river", o.multiple if o is not None else 0, cat, r)] += n
+    return dict(counts), {key: n for key, n in decisions.items() if n}
+
+
+STRUCTURES = {
+    "ultimate (3 streets, blind, ante pushes)": doc(),
+    "flop only, AnteWin, ante paid when no qualifier": doc(
+        qualifier="J",
+        betting={"flop": ["fold", "bet 2"]},
+        ante={"pays": "antewin", "dealer_not_qualifying": "pays"},
+        blind=False,
+        play="push",
+    ),
+    "pre-flop and river, no qualifier, 3 hole cards exactly two": doc(
+        hole=3,
+        hand="two-hole-three-board",
+        qualifier="none",
+        betting={"preflop": ["check", "bet 2"], "river": ["fold", "bet 1"]},
+        blind=False,
+    ),
+    "3 hole cards, three streets, blind": doc(hole=3, hand="two-hole-three-board", suits="cd", ranks="9TJQKA"),
+    "flop and river with a fold and two bets, pre-flop fold": doc(
+        suits="cdh",
+        ranks="TJQK",
+        qualifier="Q",
+        betting={
+            "preflop": ["fold", "check", "bet 1"],
+            "flop": ["fold", "check", "bet 1", "bet 3"],
+            "river": ["check", "bet 2"],
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(STRUCTURES))
+def test_every_count_equals_the_game_tree_played_deal_by_deal(name):
+    game = game_from_document(STRUCTURES[name], name)
+    figures = solve_streets(game, threads=2, chunk=7)
+    counts, decisions = brute_force(game)
+    assert figures.total == game.rules.total_combinations == sum(counts.values())
+    assert figures.counts == counts
+    assert figures.decisions == decisions
+    assert len(set(k[0] for k in counts)) >= 2  # the structure really branches
+
+
+def test_settlement_of_ultimate_outcomes():
+    g = load_game("ultimate-texas-holdem")
+
+    def value(m, cat, res):
+        return g.showdown_values(m)[CATEGORIES.index(cat) * 6 + RESULTS6.index(res)]
+
+    assert value(4, "royal_flush", "win") == 1 + 500 + 4
+    assert value(1, "straight", "noqual_win") == 0 + 1 + 1  # ante pushes, blind 1:1, play 1:1
+    assert value(2, "flush", "noqual_win") == Fraction(3, 2) + 2
+    assert value(3, "two_pair", "win") == 1 + 0 + 3  # a win below a straight: blind pushes
+    assert value(3, "high_card", "noqual_loss") == 0 - 1 - 3
+    assert value(4, "pair", "loss") == -1 - 1 - 4
+    assert value(1, "full_house", "tie") == 0
+    assert g.fold_value == -2
+
+
+def test_casino_holdem_file_settles_as_the_return_engine():
+    g = load_game("casino-holdem")
+    pays = outcome_payoffs(PayTable.load("antewin"), PRESETS["casino-holdem"])
+    values = g.showdown_values(2)
+    for cat in CATEGORIES:
+        row = CATEGORIES.index(cat) * 6
+        assert [values[row + RESULTS6.index(r)] for r in ("noqual_win", "noqual_tie", "noqual_loss")] == [
+            pays[("dealer_not_qualifying", cat)]
+        ] * 3
+        assert values[row + RESULTS6.index("win")] == pays[("player_wins", cat)]
+        assert values[row + RESULTS6.index("loss")] == pays[("dealer_wins", "")]
+    assert g.fold_value == pays[("fold", "")]
+
+
+@pytest.mark.slow
+def test_casino_holdem_through_the_street_engine_equals_the_return_engine():
+    figures = solve_streets(load_game("casino-holdem"), threads=2)
+    assert figures.house_edge == HOLDEM_OPTIMAL_EDGE
+    assert figures.decisions == {("flop", "fold"): 5009105629440, ("flop", "bet 2"): 22804704394560}
+
+
+@pytest.fixture(scope="module")
+def uth() -> StreetFigures:
+    return solve_streets(load_game("ultimate-texas-holdem"), threads=2)
+
+
+@pytest.mark.slow
+def test_ultimate_texas_holdem_equals_its_published_house_edge(uth):
+    # Wizard of Odds and Jacobson: house edge 2.185% of the ante, element of risk 0.53%,
+    # standard deviation 4.94; our exact fraction and its decimals
+    assert uth.house_edge == Fraction(50643648973, 2317817502000)
+    assert round(float(uth.house_edge) * 100, 3) == 2.185
+    assert round(float(uth.element_of_risk) * 100, 2) == 0.53
+    assert round(uth.standard_deviation, 2) == 4.94
+    assert uth.total == 1326 * 19600 * 1081 * 990
+
+
+@pytest.mark.slow
+def test_ultimate_texas_holdem_preflop_strategy_is_the_known_one(uth):
+    # the well-known basic strategy: raise 4x with any pair of 3s or better, any ace, K2s+,
+    # K5o+, Q6s+, Q8o+, J8s+, JTo; check 22 and everything else
+    pre = uth.preflop.set_index("hole cards")["option"]
+    assert pre["2c 2d"] == "check" and pre["3c 3d"] == "bet 4"
+    assert pre["2c Ac"] == "bet 4" and pre["2d Ac"] == "bet 4"
+    assert pre["2c Kc"] == "bet 4" and pre["4d Kc"] == "check" and pre["5d Kc"] == "bet 4"
+    assert pre["6c Qc"] == "bet 4" and pre["5c Qc"] == "check" and pre["8d Qc"] == "bet 4" and pre["7d Qc"] == "check"
+    assert pre["8c Jc"] == "bet 4" and pre["7c Jc"] == "check" and pre["Td Jc"] == "bet 4" and pre["9d Jc"] == "check"
+    assert (uth.preflop["option"] == "bet 3").sum() == 0  # 3x is never better than 4x or checking
+
+
+def test_a_game_file_names_the_key_it_cannot_use():
+    bad = doc()
+    bad["betting"] = {"turn": ["check", "bet 1"]}
+    with pytest.raises(InputError, match=r"\[betting\] knows only preflop, flop, river"):
+        game_from_document(bad, "g.toml")
+    bad = doc()
+    bad["betting"]["flop"] = ["check", "raise 2"]
+    with pytest.raises(InputError, match=r"g.toml: \[betting\] flop: option 'raise 2'"):
+        game_from_document(bad, "g.toml")
+    bad = doc()
+    bad["blind"] = {"pays": {"flush": -1}}
+    with pytest.raises(InputError, match=r"\[blind\] pays: flush: a pay is between 0 and 1,000,000"):
+        game_from_document(bad, "g.toml")
+    bad = doc(hole=4)
+    with pytest.raises(InputError, match=r"\[cards\] hole must be 2 or 3"):
+        game_from_document(bad, "g.toml")
+    with pytest.raises(InputError, match="unknown game 'nope'"):
+        load_game("nope")
+
+
+def test_shipped_files_are_the_presets():
+    for name, rules in PRESETS.items():
+        assert load_game(name).rules == rules
+    assert set(PRESETS) == {"casino-omaha", "casino-holdem"}
