@@ -21,6 +21,7 @@ from analysis.counting.streets import RESULTS6
 from analysis.engine.streets import StreetFigures, solve_streets
 from analysis.hands.evaluate import best_strength, category_of, omaha_strength
 from analysis.hands.lookup import dealer_qualifier
+from analysis.model.cards import format_card
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, game_from_document, load_game
@@ -332,3 +333,46 @@ def test_shipped_files_are_the_presets():
     for name, rules in PRESETS.items():
         assert load_game(name).rules == rules
     assert set(PRESETS) == {"casino-omaha", "casino-holdem"}
+
+
+def test_advice_at_every_street_agrees_with_the_solved_game():
+    from analysis.strategy.street_advice import advise_street
+
+    game = game_from_document(doc(), "small ultimate")
+    figures = solve_streets(game, keep_states=True)
+    # before the flop: the class's EVs; their best, weighted by deals, is the game's EV
+    total = Fraction(0)
+    for _, row in figures.preflop.iterrows():
+        advice = advise_street(game, row["hole cards"], figures=figures)
+        assert advice.best == row["option"]
+        total += advice.evs[advice.best] * row["deals"]
+    assert total / figures.total == figures.expected
+    rng = np.random.default_rng(7)
+    deck = list(game.rules.deck)
+    for _ in range(12):
+        cards = [int(c) for c in rng.choice(deck, 7, replace=False)]
+        hole, flop, board = cards[:2], cards[2:5], cards[2:7]
+        text = " ".join(format_card(c) for c in hole)
+        at_flop = advise_street(game, text, " ".join(format_card(c) for c in flop))
+        kept = figures.flop_choice(np.array([hole]), np.array([flop]))[0]
+        assert at_flop.best == str(game.flop[kept])
+        # the river against every dealer hand, settled by the game's values, one by one
+        at_river = advise_street(game, text, " ".join(format_card(c) for c in board))
+        rest = [c for c in deck if c not in cards]
+        q = dealer_qualifier(game.rules.qualifier_rank)
+        p = _values(game, [tuple(sorted(hole))], tuple(board))[tuple(sorted(hole))]
+        dealers = _values(game, list(combinations(rest, 2)), tuple(board))
+        for option in game.river:
+            ev = Fraction(0)
+            for d in dealers.values():
+                res = "win" if p > d else "tie" if p == d else "loss"
+                res = res if d >= q else f"noqual_{res}"
+                if option.kind == "fold":
+                    ev += game.fold_value
+                else:
+                    ev += game.showdown_values(option.multiple)[
+                        CATEGORIES.index(_category(p)) * 6 + RESULTS6.index(res)
+                    ]
+            assert at_river.evs[str(option)] == ev / len(dealers)
+    with pytest.raises(InputError, match="board: 0 cards"):
+        advise_street(game, "Tc Jc", "Qc Kc")

@@ -1,4 +1,4 @@
-"""Command line: ``casino-omaha report | enumerate | simulate | tune | advise | equity |
+"""Command line: ``casino-omaha report | solve | games | enumerate | simulate | tune | advise | equity |
 final-hands | sidebet | protect | app``.
 
 This package owns every parser and every printed line; the domain modules return data.
@@ -20,10 +20,23 @@ import os
 import sys
 from typing import NoReturn
 
-from analysis.cli import advise, app, enumerate_, equity, final_hands, protect, report, sidebet, simulate, tune
+from analysis.cli import (
+    advise,
+    app,
+    enumerate_,
+    equity,
+    final_hands,
+    games,
+    protect,
+    report,
+    sidebet,
+    simulate,
+    solve,
+    tune,
+)
 from analysis.model.errors import AnalysisError
 
-COMMANDS = (report, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, app)
+COMMANDS = (report, solve, games, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, app)
 PROG = "casino-omaha"
 
 

@@ -97,8 +97,8 @@ def count_flops(rules: Rules, flops: list[FlopClass], threads: int | None = None
     return run(prepare(rules, flops), threads)
 
 
-def count_state(rules: Rules, hole: Iterable[int], flop: Iterable[int], threads: int = 1) -> np.ndarray:
-    """Exact counts (40 columns) of one decision state, enumerated on its own."""
+def single_state(rules: Rules, hole: Iterable[int], flop: Iterable[int]) -> Prepared:
+    """Kernel inputs of one decision state on its own (no symmetry: every turn/river pair)."""
     hole_cards, flop_cards = sorted(int(c) for c in hole), sorted(int(c) for c in flop)
     deck = set(rules.deck)
     cards = hole_cards + flop_cards
@@ -108,7 +108,7 @@ def count_state(rules: Rules, hole: Iterable[int], flop: Iterable[int], threads:
         raise InputError("the state uses cards that are not in the game's deck")
     rest = sorted(deck - set(cards))
     pairs = np.array([(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]], dtype=np.int8)
-    p = Prepared(
+    return Prepared(
         rules=rules,
         flop_cards=np.array([flop_cards], dtype=np.int8),
         holdings=np.array([hole_cards], dtype=np.int8),
@@ -118,4 +118,8 @@ def count_state(rules: Rules, hole: Iterable[int], flop: Iterable[int], threads:
         tr_new_orbit=np.ones(len(pairs), dtype=np.uint8),  # no symmetry used: each pair alone
         tr_offsets=np.array([0, len(pairs)], dtype=np.int64),
     )
-    return run(p, threads).counts[0]
+
+
+def count_state(rules: Rules, hole: Iterable[int], flop: Iterable[int], threads: int = 1) -> np.ndarray:
+    """Exact counts (40 columns) of one decision state, enumerated on its own."""
+    return run(single_state(rules, hole, flop), threads).counts[0]

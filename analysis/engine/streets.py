@@ -31,6 +31,63 @@ _INT64 = 1 << 62
 
 
 @dataclass(frozen=True)
+class StreetValues:
+    """A game's outcome values as exact integers in one unit (1/``scale`` ante): per dealer
+    hand by category x result for a showdown with each play multiple, a fold per deal, and
+    the options of each street (a street without a decision checks)."""
+
+    game: GameSpec
+    scale: int
+    fold: int
+    show: dict[int, np.ndarray]
+    preflop: tuple[Option, ...]
+    flop: tuple[Option, ...]
+    river: tuple[Option, ...]
+
+    @property
+    def river_coef(self) -> np.ndarray:
+        """The kernel's river options: each one's value per dealer hand."""
+        return np.stack([np.full(NCOLS6, self.fold) if o.kind == "fold" else self.show[o.multiple] for o in self.river])
+
+    def flop_values(self, bet: np.ndarray, river: np.ndarray) -> np.ndarray:
+        """Each state's value (states x flop options) from its bet table and river tables."""
+        deals = bet.sum(axis=1)
+        values = []
+        for o in self.flop:
+            if o.kind == "fold":
+                values.append(deals * self.fold)
+            elif o.kind == "bet":
+                values.append(bet @ self.show[o.multiple])
+            else:  # check: the river decision, taken board by board
+                values.append(np.einsum("sok,ok->s", river, self.river_coef))
+        return np.stack(values, axis=1)
+
+    def exact(self, value: int, deals: int) -> Fraction:
+        """A value summed over ``deals`` deals, per deal in antes."""
+        return Fraction(value, self.scale * deals)
+
+
+def street_values(game: GameSpec) -> StreetValues:
+    """The game's values in the smallest common integer unit, checked to fit 64-bit sums."""
+    scale = lcm(*(v.denominator for m in range(10) for v in game.showdown_values(m)), game.fold_value.denominator)
+    show = {}
+    for m in range(10):
+        ints = [int(v * scale) for v in game.showdown_values(m)]
+        if max(map(abs, ints)) * game.rules.completions * NCOLS6 >= _INT64:
+            raise InputError(f"{game.source}: pays too large for exact 64-bit sums (at most about 1e6 to 1)")
+        show[m] = np.array(ints, dtype=np.int64)
+    return StreetValues(
+        game=game,
+        scale=scale,
+        fold=int(game.fold_value * scale),
+        show=show,
+        preflop=game.preflop or (Option("check"),),
+        flop=game.flop or (Option("check"),),
+        river=game.river or (Option("check"),),
+    )
+
+
+@dataclass(frozen=True)
 class StreetFigures:
     """The exact figures of a multi-street game under its optimal strategy. ``counts`` maps
     (street the betting ended, play multiple, category, dealer result) to deals, with
@@ -147,21 +204,10 @@ def solve_streets(
     """The optimal strategy of ``game`` and its exact figures, from nothing; with
     ``keep_states`` the flop decision of every state is kept (for simulation and advice)."""
     rules = game.rules
-    river = game.river or (Option("check"),)
-    scale = lcm(*(v.denominator for m in range(10) for v in game.showdown_values(m)), game.fold_value.denominator)
-
-    def ints(values: list[Fraction]) -> np.ndarray:
-        out = [int(v * scale) for v in values]
-        if max(map(abs, out)) * rules.completions * NCOLS6 >= _INT64:
-            raise InputError(f"{game.source}: pays too large for exact 64-bit sums (at most about 1e6 to 1)")
-        return np.array(out, dtype=np.int64)
-
-    fold = ints([game.fold_value] * NCOLS6)
-    show = {m: ints(game.showdown_values(m)) for m in range(10)}
-    coef = np.stack([fold if o.kind == "fold" else show[o.multiple] for o in river])
+    v = street_values(game)
+    coef = v.river_coef
     classes = preflop_classes(rules)
-    flop_opts = game.flop or (Option("check"),)
-    nclass, nriv, nflop = len(classes.codes), len(river), len(flop_opts)
+    nclass, nriv, nflop = len(classes.codes), len(v.river), len(v.flop)
     pre_bet = np.zeros((nclass, NCOLS6), dtype=np.int64)  # every completion, by class
     flop_bet = np.zeros((nclass, nflop, NCOLS6), dtype=np.int64)  # states whose flop option bets
     river_tab = np.zeros((nclass, nriv, NCOLS6), dtype=np.int64)  # states that check the flop
@@ -172,17 +218,14 @@ def solve_streets(
     for start in range(0, len(flops), chunk):
         p = prepare(rules, flops[start : start + chunk])
         sc = count_streets(p, coef, classes, threads)
-        choice = _add_chunk(sc, flop_opts, coef, show, fold, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
+        choice = _add_chunk(sc, v, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
         if keep_states:
             flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
             keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
             choices.append(choice.astype(np.int8))
         if progress is not None:
             progress(min(start + chunk, len(flops)), len(flops))
-    fold_int = int(game.fold_value * scale)
-    figures = _preflop(
-        game, classes, river, flop_opts, show, fold_int, pre_bet, flop_bet, river_tab, flop_fold, flop_deals
-    )
+    figures = _preflop(v, classes, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
     if keep_states:
         all_keys = np.concatenate(keys)
         order = np.argsort(all_keys)
@@ -192,10 +235,7 @@ def solve_streets(
 
 def _add_chunk(
     sc: StreetCounts,
-    flop_opts: tuple[Option, ...],
-    coef: np.ndarray,
-    show: dict[int, np.ndarray],
-    fold: np.ndarray,
+    v: StreetValues,
     pre_bet: np.ndarray,
     flop_bet: np.ndarray,
     river_tab: np.ndarray,
@@ -207,18 +247,10 @@ def _add_chunk(
     bet = sc.bet.astype(np.int64)
     riv = sc.river.astype(np.int64)
     completions = bet.sum(axis=1)
-    values = []
-    for o in flop_opts:
-        if o.kind == "fold":
-            values.append(completions * int(fold[0]))
-        elif o.kind == "bet":
-            values.append(bet @ show[o.multiple])
-        else:  # check: the river decision, taken board by board
-            values.append(np.einsum("sok,ok->s", riv, coef))
-    choice = np.argmax(np.stack(values, axis=1), axis=1)  # first best: options are in risk order
+    choice = np.argmax(v.flop_values(bet, riv), axis=1)  # first best: options are in risk order
     w = sc.weight
     np.add.at(pre_bet, sc.klass, bet * w[:, None])
-    for i, o in enumerate(flop_opts):
+    for i, o in enumerate(v.flop):
         mine = choice == i
         k, ww = sc.klass[mine], w[mine]
         np.add.at(flop_deals[:, i], k, ww * completions[mine])
@@ -232,12 +264,8 @@ def _add_chunk(
 
 
 def _preflop(
-    game: GameSpec,
+    v: StreetValues,
     classes: PreflopClasses,
-    river: tuple[Option, ...],
-    flop_opts: tuple[Option, ...],
-    show: dict[int, np.ndarray],
-    fold_int: int,
     pre_bet: np.ndarray,
     flop_bet: np.ndarray,
     river_tab: np.ndarray,
@@ -245,8 +273,8 @@ def _preflop(
     flop_deals: np.ndarray,
 ) -> StreetFigures:
     """Decide pre-flop per class of hole cards and gather the counts of the chosen paths."""
-    rules = game.rules
-    pre_opts = game.preflop or (Option("check"),)
+    game, rules = v.game, v.game.rules
+    pre_opts, flop_opts, river, show, fold_int = v.preflop, v.flop, v.river, v.show, v.fold
     counts: dict[tuple[str, int, str, str], int] = {}
     decisions: dict[tuple[str, str], int] = {}
     rows = []
@@ -280,7 +308,8 @@ def _preflop(
                 values.append(check_value)
         best = max(range(len(values)), key=lambda i: (values[i], -i))
         chosen = pre_opts[best]
-        rows.append({"class": h, "option": str(chosen), "deals": deals} | {str(o): v for o, v in zip(pre_opts, values)})
+        evs = {f"EV({o})": v.exact(value, deals) for o, value in zip(pre_opts, values)}
+        rows.append({"class": h, "option": str(chosen), "deals": deals} | evs)
         if game.preflop:
             decisions[("preflop", str(chosen))] = decisions.get(("preflop", str(chosen)), 0) + deals
         if chosen.kind == "bet":
@@ -311,7 +340,9 @@ def _preflop(
     preflop = pd.DataFrame(rows)
     preflop.insert(1, "hole cards", [_hole_text(c) for c in classes.example])
     preflop.insert(2, "holdings", classes.size)
-    decisions = {key: n for key, n in decisions.items() if n}
+    streets = {"preflop": pre_opts, "flop": flop_opts, "river": river}
+    order = {(s, str(o)): (i, j) for i, (s, opts) in enumerate(streets.items()) for j, o in enumerate(opts)}
+    decisions = {key: n for key, n in sorted(decisions.items(), key=lambda kv: order[kv[0]]) if n}
     return StreetFigures(game=game, total=total, counts=counts, decisions=decisions, preflop=preflop, classes=classes)
 
 

@@ -1,0 +1,43 @@
+"""``casino-omaha games``: the games that ship with the package (each a TOML file that a
+designer can copy and change), with their cards, qualifier and decision points."""
+
+from __future__ import annotations
+
+import argparse
+
+from analysis.cli.common import Subparsers, add_format, print_json
+
+NAME = "games"
+
+
+def add_parser(sub: Subparsers) -> None:
+    p = sub.add_parser(NAME, help="list the shipped games (game files)", description=__doc__.replace("``", ""))
+    add_format(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from analysis.model.game import load_game, shipped_games
+
+    rows = []
+    for name, path in shipped_games().items():
+        g = load_game(name)
+        rows.append(
+            {
+                "name": name,
+                "title": g.title,
+                "hole cards": g.rules.hole_cards,
+                "hand": "exactly 2 hole + 3 board" if g.rules.omaha else "best five of seven",
+                "qualifier": g.rules.qualifier_phrase,
+                "decisions": "; ".join(f"{s}: {', '.join(map(str, o))}" for s, o in g.streets.items()),
+                "engine": "return engine (instant pay tables)" if g.single_decision else "street engine (solve)",
+                "file": str(path),
+            }
+        )
+    if args.format == "json":
+        print_json(rows)
+        return 0
+    for r in rows:
+        print(f"{r['name']:24} {r['title']}")
+        print(f"{'':24} {r['hole cards']} hole cards, {r['hand']}; {r['qualifier']}")
+        print(f"{'':24} {r['decisions']}  [{r['engine']}]")
+    return 0

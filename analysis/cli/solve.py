@@ -1,0 +1,66 @@
+"""``casino-omaha solve``: the exact optimal strategy and figures of any game file,
+including games with several decision points (Ultimate Texas Hold'em, Casino Omaha with
+Ultimate betting, a new design): house edge, element of risk, standard deviation, hit
+frequency and how often each option is taken at each street."""
+
+from __future__ import annotations
+
+import argparse
+
+from analysis.cli.common import Subparsers, add_format, print_json, whole_number
+
+NAME = "solve"
+
+
+def add_parser(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        NAME, help="exact optimal strategy and figures of any game file", description=__doc__.replace("``", "")
+    )
+    p.add_argument(
+        "--game", default="ultimate-texas-holdem", help="a shipped game (see `games`) or a game file (.toml)"
+    )
+    p.add_argument("--threads", type=whole_number(1, 256, "threads"), default=None, help="threads (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--preflop", action="store_true", help="also print the pre-flop decision of every hand class")
+    add_format(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from analysis.engine.streets import solve_streets
+    from analysis.model.game import load_game
+
+    game = load_game(args.game)
+    with tqdm(total=0, unit="flop class", desc=game.name, disable=args.no_progress) as bar:
+
+        def tick(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        f = solve_streets(game, threads=args.threads, progress=tick)
+    figures = {
+        "game": game.name,
+        "title": game.title,
+        "deals": f.total,
+        "house edge (per ante)": f.house_edge,
+        "element of risk": f.element_of_risk,
+        "average wager (antes)": f.average_wager,
+        "standard deviation (antes)": f.standard_deviation,
+        "hit frequency": f.hit_frequency,
+        "decisions": {f"{s}: {o}": n for (s, o), n in f.decisions.items()},
+    }
+    if args.format == "json":
+        print_json(figures | ({"preflop": f.preflop.to_dict("records")} if args.preflop else {}))
+        return 0
+    print(f"{game.title} ({game.source}), {f.total:,} deals, optimal strategy, exact")
+    print(f"house edge            {float(f.house_edge):.4%} of the ante  (exact {f.house_edge})")
+    print(f"element of risk       {float(f.element_of_risk):.4%}")
+    print(f"average wager         {float(f.average_wager):.4f} antes")
+    print(f"standard deviation    {f.standard_deviation:.4f} antes")
+    print(f"hit frequency         {float(f.hit_frequency):.4%}")
+    for (street, option), n in f.decisions.items():
+        print(f"{street:8} {option:8}      {n / f.total:.4%} of deals")
+    if args.preflop:
+        print(f.preflop[["hole cards", "holdings", "option"]].to_string(index=False))
+    return 0
