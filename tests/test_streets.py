@@ -376,3 +376,52 @@ def test_advice_at_every_street_agrees_with_the_solved_game():
             assert at_river.evs[str(option)] == ev / len(dealers)
     with pytest.raises(InputError, match="board: 0 cards"):
         advise_street(game, "Tc Jc", "Qc Kc")
+
+
+SMALL_GAME = """
+name = "small-ultimate"
+title = "Ultimate on nine to ace, two suits"
+[cards]
+hole = 2
+hand = "best-five"
+ranks = "9TJQKA"
+suits = "cd"
+[dealer]
+qualifier = "2"
+[betting]
+preflop = ["check", "bet 3", "bet 4"]
+flop = ["check", "bet 2"]
+river = ["fold", "bet 1"]
+[ante]
+pays = "even"
+dealer_not_qualifying = "push"
+[blind]
+pays = { royal_flush = 500, straight_flush = 50, four_of_a_kind = 10, full_house = 3, flush = "3/2", straight = 1 }
+[play]
+dealer_not_qualifying = "action"
+"""
+
+
+def test_solve_and_games_commands(cli, tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_GAME)
+    exact = solve_streets(game_from_document(doc(), "x"))
+    out = cli("solve", "--game", path, "--format", "json", "--no-progress").json()
+    assert Fraction(out["house edge (per ante)"]) == exact.house_edge
+    assert out["deals"] == exact.total
+    assert out["decisions"] == {f"{s}: {o}": n for (s, o), n in exact.decisions.items()}
+    changed = cli(
+        "solve", "--game", path, "--blind", "straight=2", "--qualifier", "none", "--format", "json", "--no-progress"
+    )
+    what_if = solve_streets(game_from_document(doc(), "x").with_blind({"straight": 2}).with_qualifier("none"))
+    assert Fraction(changed.json()["house edge (per ante)"]) == what_if.house_edge != exact.house_edge
+    bad = cli("solve", "--game", path, "--blind", "flush")
+    assert bad.returncode == 2 and "--blind 'flush': give CATEGORY=PAYS" in bad.stderr
+    games = cli("games", "--format", "json").json()
+    assert [g["name"] for g in games] == [
+        "casino-holdem",
+        "casino-omaha",
+        "casino-omaha-ultimate",
+        "ultimate-texas-holdem",
+    ]
+    assert games[3]["decisions"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"

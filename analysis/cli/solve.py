@@ -21,6 +21,14 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--threads", type=whole_number(1, 256, "threads"), default=None, help="threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--blind",
+        action="append",
+        default=[],
+        metavar="CATEGORY=PAYS",
+        help="change a blind pay, e.g. flush=2 or full_house=5/2 (repeatable; 0 makes the category push)",
+    )
+    p.add_argument("--qualifier", default=None, metavar="RANK|none", help="another dealer qualifier")
     p.add_argument("--preflop", action="store_true", help="also print the pre-flop decision of every hand class")
     add_format(p)
 
@@ -29,9 +37,20 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from analysis.engine.streets import solve_streets
+    from analysis.model.errors import InputError
     from analysis.model.game import load_game
 
     game = load_game(args.game)
+    if args.blind:
+        pays = {}
+        for item in args.blind:
+            category, sep, value = item.partition("=")
+            if not sep:
+                raise InputError(f"--blind {item[:40]!r}: give CATEGORY=PAYS, e.g. flush=2")
+            pays[category.strip()] = value.strip()
+        game = game.with_blind(pays)
+    if args.qualifier is not None:
+        game = game.with_qualifier(args.qualifier)
     with tqdm(total=0, unit="flop class", desc=game.name, disable=args.no_progress) as bar:
 
         def tick(done: int, total: int) -> None:

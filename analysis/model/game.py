@@ -21,7 +21,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 from analysis.model.paytable import PayTable
-from analysis.model.rules import GAMES_DIR, Rules, rules_from_document, tomllib
+from analysis.model.rules import GAMES_DIR, Rules, parse_qualifier, rules_from_document, tomllib
 
 #: The streets at which a game may ask for a decision, in play order.
 STREETS = ("preflop", "flop", "river")
@@ -104,6 +104,18 @@ class GameSpec:
                     out.append(ante + play + blind)
         return out
 
+    def with_blind(self, pays: Mapping[str, object]) -> GameSpec:
+        """This game with some blind pays changed (a designer's what-if)."""
+        if self.blind is None:
+            raise InputError(f"{self.name} has no blind wager")
+        changed = dict(self.blind.pays) | _pays(dict(pays), f"{self.name}: blind pays")
+        return replace(self, name=f"{self.name}*", blind=Blind({c: p for c, p in changed.items() if p}))
+
+    def with_qualifier(self, qualifier: str) -> GameSpec:
+        """This game with another dealer qualifier (``"7"``, ``"none"``)."""
+        rules = replace(self.rules, qualifier_rank=parse_qualifier(qualifier))
+        return replace(self, name=f"{self.name}*", rules=rules)
+
     @property
     def single_decision(self) -> bool:
         """One decision, fold or a call at the flop: the return engine's games."""
@@ -112,7 +124,7 @@ class GameSpec:
 
 def shipped_games() -> dict[str, Path]:
     """The game files that ship with the package, by name."""
-    return {p.stem: p for p in sorted(GAMES_DIR.glob("*.toml"))}
+    return {p.stem: p for p in sorted(GAMES_DIR.glob("*.toml"), key=lambda p: p.stem)}
 
 
 def load_game(spec: str | Path) -> GameSpec:
