@@ -64,6 +64,8 @@ def _locked_run(
     options: RunOptions,
 ) -> int:
     """Compute the shards ``todo`` into the store, holding its lock; returns how many."""
+    if store.has(sizes):
+        return 0
     show = options.show_progress()
     with holding(store, show, "another run of this job is writing"):
         store.forget_damaged()
