@@ -15,6 +15,7 @@ from analysis.cli.common import (
     add_format,
     add_game_options,
     options_for,
+    out_folder,
     print_json,
     rules_for,
     whole_number,
@@ -27,7 +28,7 @@ def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(NAME, help="serve the tuning panel as a web page (Voilà, 127.0.0.1)", description=__doc__)
     add_game_options(p)
     p.add_argument("--port", type=whole_number(1024, 65535, "the port"), default=8866, help="port (default 8866)")
-    p.add_argument("--out", type=Path, default=Path("reports"), help="folder for reports and saved tables")
+    p.add_argument("--out", type=out_folder, default="reports", help="folder for reports and saved tables")
     add_format(p)  # json: the address as {"url", "game", "store"} before the server's own log
 
 
