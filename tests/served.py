@@ -1,6 +1,7 @@
 """``casino-omaha app`` started and stopped for the tests: a free port on 127.0.0.1, the log
 in a file (a pipe nobody reads would stop the server when full), the printed address and
-its token, and the processes under it (Voilà, its kernels)."""
+its token, and the processes under it (Voilà, its kernels); and a time limit for the tests
+that feed hostile input."""
 
 import re
 import signal
@@ -8,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,3 +77,19 @@ def stop_app_process(process: subprocess.Popen) -> None:
         process.wait(10)
     for p in psutil.wait_procs(below, timeout=30)[1]:
         p.kill()
+
+
+@contextmanager
+def time_limit(seconds: int):
+    """Fail (rather than hang) when the block takes longer than ``seconds``."""
+
+    def expired(signum, frame):
+        raise TimeoutError(f"more than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -14,33 +14,16 @@ import socket
 import subprocess
 import sys
 import uuid
-from contextlib import contextmanager
 
 import psutil
 import pytest
 import websocket
 
 from analysis.tuning.serve import TOKEN_VARIABLE
-from served import free_port, start_app, stop_app_process
+from served import free_port, start_app, stop_app_process, time_limit
 
 pytestmark = pytest.mark.slow  # each server loads a Casino Hold'em engine in its kernel
 FOREIGN = "https://evil.example.com"
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Fail (rather than hang) when the block takes longer than ``seconds``."""
-
-    def expired(signum, frame):
-        raise TimeoutError(f"more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def get(port: int, path: str, host: str | None = None, timeout: float = 120) -> http.client.HTTPResponse:
