@@ -16,16 +16,16 @@ LIMIT = 3
 
 
 @contextmanager
-def deadline(seconds: int = LIMIT):
+def deadline(seconds: float = LIMIT):
     def expired(signum, frame):
         raise TimeoutError(f"no answer within {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     faulthandler.dump_traceback_later(seconds + 10, exit=True, file=sys.__stderr__)
     try:
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         faulthandler.cancel_dump_traceback_later()

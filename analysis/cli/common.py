@@ -173,14 +173,25 @@ def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> Non
     )
 
 
+def scheduler(text: str) -> str:
+    """An argparse type: a dask scheduler's address, checked before anything connects."""
+    from analysis.parallel.cluster import check_scheduler
+
+    try:
+        return check_scheduler(text, source="")
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
     """Where the shards of a heavy job run (see :mod:`analysis.parallel.cluster`)."""
     p.add_argument(
         "--scheduler",
+        type=scheduler,
         default=None,
         metavar="ADDR",
-        help="dask scheduler to run on, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
-        "else a local cluster of one worker process per core)",
+        help="dask scheduler to run on, tcp://HOST:PORT or tls://HOST:PORT, e.g. tcp://10.0.0.5:8786 "
+        "(default: $DASK_SCHEDULER_ADDRESS, else a local cluster of one worker process per core)",
     )
     p.add_argument(
         "--workers", type=workers, default=None, help="worker processes of the local cluster (default: one per core)"
