@@ -11,7 +11,6 @@ from contextlib import redirect_stderr, redirect_stdout
 from fractions import Fraction
 
 import pytest
-from deadline import deadline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +27,7 @@ from analysis.protection.runs import sampled_run
 from analysis.protection.sampling import Information
 from analysis.sidebets.bet import SideBet, SideBetError
 from analysis.tuning.tuner import Tuner
+from deadline import deadline
 
 HUGE = "9" * 5000  # echoed back cut short: '9999999999999999999...' (5,000 characters)
 OUT_OF_RANGE = (

@@ -7,12 +7,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from deadline import deadline
 from hypothesis import given
 from hypothesis import strategies as st
 
 from analysis.model.errors import InputError
 from analysis.model.numbers import MAX_DIGITS, MAX_EXPONENT, as_bounds, as_fraction, shown
+from deadline import deadline
 
 OUT_OF_RANGE = (
     r"is out of range: an exact number has at most 40 digits \(in p/q, each of p and q\) and an exponent within ±40"

@@ -256,7 +256,7 @@ def test_file_stem(name, stem):
         ({"game": None}, "tuning panel: game None is not one of: casino-omaha, casino-holdem"),
         (
             {"game": "x" * 5000},
-            "tuning panel: game 'xxxxxxxxxxxx...xxxxxxxxxxxxx' is not one of: casino-omaha, casino-holdem",
+            "tuning panel: game 'xxxxxxxxxxxxxxxxxxx...' (5,000 characters) is not one of: casino-omaha, casino-holdem",
         ),
         ({"strategy": "bogus"}, "tuning panel: strategy 'bogus' is not one of: optimal, always-call, simple"),
         ({"pays_on": "raise"}, "tuning panel: pays_on 'raise' is not one of: ante, call"),

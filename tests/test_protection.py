@@ -6,7 +6,6 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from deadline import deadline
 
 from analysis import STRATEGIES
 from analysis.counting.enumeration import count_flops, plan, prepare
@@ -21,6 +20,7 @@ from analysis.protection.exposure import ExposedGame, ExposureJob, holding_group
 from analysis.protection.sampling import Information, SampleJob, estimate_edge
 from analysis.strategy.simple import derive_simple_strategy
 from brute_force import brute_force_exposed
+from deadline import deadline
 
 DECKS = [("casino-holdem", "9TJQKA", "cd"), ("casino-omaha", "89TJQKA", "cd")]
 

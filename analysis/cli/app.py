@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import reprlib
 import secrets
 import signal
 import socket
@@ -21,7 +20,6 @@ import subprocess
 import sys
 import time
 from contextlib import suppress
-from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -36,6 +34,7 @@ from analysis.cli.common import (
     whole_number,
 )
 from analysis.model.errors import InputError
+from analysis.model.numbers import shown
 
 NAME = "app"
 HOST = "127.0.0.1"
@@ -50,7 +49,7 @@ def web_origin(text: str) -> str:
     """An argparse type: a web origin, ``scheme://host[:port]`` (what a browser sends as Origin)."""
     if len(text) > 253 or not ORIGIN.fullmatch(text):
         raise argparse.ArgumentTypeError(
-            f"give one web origin, http(s)://host[:port] such as https://example.org, got {reprlib.repr(text)}"
+            f"give one web origin, http(s)://host[:port] such as https://example.org, got {shown(text)}"
         )
     return text.lower()
 

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 from tqdm import tqdm
 
 from analysis.model.errors import AnalysisError, InputError
+from analysis.model.numbers import shown
 from analysis.parallel.threads import check_threads, default_threads
 
 if TYPE_CHECKING:
@@ -62,10 +63,10 @@ def check_scheduler(address: str, source: str = "scheduler") -> str:
     ``HOST:PORT`` is tcp, as dask reads it), else InputError naming ``source`` (where the
     address came from, when the caller does not say it) and the form allowed; a tls address
     also needs its certificates set."""
-    shown = (f"{source}: " if source else "") + repr(address[:60]) + ("..." if len(address) > 60 else "")
+    given = (f"{source}: " if source else "") + shown(address, 60)
 
     def bad(why: str) -> InputError:
-        return InputError(f"{shown} is not a dask scheduler address ({why}); use {ADDRESS_FORM}")
+        return InputError(f"{given} is not a dask scheduler address ({why}); use {ADDRESS_FORM}")
 
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
     if parts.scheme not in SCHEMES:
@@ -87,7 +88,7 @@ def check_scheduler(address: str, source: str = "scheduler") -> str:
         if missing:
             env = ", ".join("DASK_" + key.upper().replace(".", "__").replace("-", "_") for key in missing)
             raise InputError(
-                f"{shown} is a tls:// scheduler, and the client's certificates are not set: set "
+                f"{given} is a tls:// scheduler, and the client's certificates are not set: set "
                 f"{' and '.join(missing)} in the dask configuration (or the environment: {env}; "
                 "distributed.comm.tls.client.key too when the key is not in the cert file)"
             )

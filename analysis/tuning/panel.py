@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import base64
 import re
-import reprlib
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -40,7 +39,7 @@ from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
-from analysis.model.numbers import as_fraction
+from analysis.model.numbers import as_fraction, shown
 from analysis.model.paytable import PayTable, PayTableError, PayTableSpec
 from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier, qualifier_text
 from analysis.parallel.options import RunOptions
@@ -91,9 +90,7 @@ def _one_of(parameter: str, value: object, allowed: Iterable[object]) -> None:
     """An InputError naming the parameter, the value (shortened) and the choices, unless allowed."""
     choices = list(allowed)
     if isinstance(value, bool) or value not in choices:  # True == 1, but not a call bet
-        raise InputError(
-            f"tuning panel: {parameter} {reprlib.repr(value)} is not one of: {', '.join(map(str, choices))}"
-        )
+        raise InputError(f"tuning panel: {parameter} {shown(value)} is not one of: {', '.join(map(str, choices))}")
 
 
 class TuningPanel:
@@ -121,9 +118,9 @@ class TuningPanel:
             _one_of("qualifier", qualifier, QUALIFIERS)
         _one_of("call_multiple", call_multiple, (OWN, *CALL_MULTIPLES))
         if not isinstance(out_dir, (str, Path)):
-            raise InputError(f"tuning panel: out_dir must be a folder (str or Path), got {reprlib.repr(out_dir)}")
+            raise InputError(f"tuning panel: out_dir must be a folder (str or Path), got {shown(out_dir)}")
         if isinstance(sweep_points, bool) or not isinstance(sweep_points, int) or sweep_points < 2:
-            raise InputError(f"tuning panel: sweep_points must be a whole number >= 2: {reprlib.repr(sweep_points)}")
+            raise InputError(f"tuning panel: sweep_points must be a whole number >= 2: {shown(sweep_points)}")
         if engine is not None and not isinstance(engine, ReturnEngine):
             raise InputError(f"tuning panel: engine must be a ReturnEngine or None, got {type(engine).__name__}")
         if options is not None and not isinstance(options, RunOptions):
@@ -442,7 +439,7 @@ class TuningPanel:
         self.saved = path
         link = base64.b64encode(text.encode()).decode()
         typed = self.name.value
-        renamed = "" if table.name == typed else f" (the name {reprlib.repr(typed)}, made a file name)"
+        renamed = "" if table.name == typed else f" (the name {shown(typed)}, made a file name)"
         self._say(
             f"saved <code>{escape(str(path.resolve()))}</code>{escape(renamed)} "
             f"(<a download='{escape(path.name)}' href='data:text/csv;base64,{link}'>download</a>); "
