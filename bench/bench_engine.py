@@ -44,6 +44,14 @@ def main() -> None:
     help_wall = wall(CLI + ["--help"])
     print(f"  casino-omaha --help: {help_wall:.2f} s")
 
+    load = (
+        "import time\nfrom analysis import RunOptions, load_engine\n"
+        "t = time.perf_counter(); load_engine('casino-omaha', RunOptions(progress=False))\n"
+        "print(time.perf_counter() - t)\n"
+    )
+    loads = [_python(load) for _ in range(REPEAT)]
+    print(f"  load the engine, every derived array hashed (imports excluded): median {statistics.median(loads):.2f} s")
+
     code = (
         "import resource, time\nfrom analysis import PayTable, RunOptions, Tuner, load_engine\n"
         "t = time.perf_counter(); e = load_engine('casino-omaha', RunOptions(progress=False))\n"
@@ -80,6 +88,11 @@ def main() -> None:
         f"max {max(times):.3f} s over {len(tables)} tables"
     )
     print(f"  exact solve of the flush pay for a 2% house edge: {solve:.1f} s")
+
+
+def _python(code: str) -> float:
+    """What a fresh interpreter running ``code`` prints (a number of seconds)."""
+    return float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
 
 
 def _seconds(fn) -> float:

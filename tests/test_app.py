@@ -1,17 +1,13 @@
 """The tuning page in a real browser: ``casino-omaha app`` serves the panel on 127.0.0.1,
-headless Chromium (Debian chromium, as the report test) types new flush pays, and the
-house edge on the page becomes the engine's exact value for each table. No console errors,
-a screenshot under reports/screenshots/, and the server stops at the end.
+headless Chromium (Debian chromium, as the report test) opens the printed address (its
+token included) and types new flush pays, and the house edge on the page becomes the
+engine's exact value for each table. No console errors, a screenshot under
+reports/screenshots/, and the server stops at the end.
 
 The timings (app start to the first figures, each change to its figures on screen) go to
 reports/bench/panel-browser.json, which ``make bench`` (bench/bench_panel.py) reports."""
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -21,6 +17,7 @@ import pytest
 from analysis.model.paytable import PayTable
 from analysis.tuning.view import decimal_text
 from browser import chromium
+from served import start_app, stop_app_process
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "reports" / "screenshots"
@@ -30,44 +27,15 @@ FLUSH_PAYS = ("3", "5/2", "1.75", "2.25", "2")
 HOUSE_EDGE = "const e = document.querySelector('.tp-house_edge'); return e ? e.textContent : ''"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def app(omaha, tmp_path):
-    """The page's address; the server (its whole process group) is stopped afterwards."""
-    port = free_port()
-    log = tmp_path / "app.log"  # a file, not a pipe: a pipe nobody reads would stop the server when full
-    began = time.perf_counter()
-    with open(log, "w") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "analysis.cli", "app", "--port", str(port), "--no-progress", "--out", str(tmp_path)],
-            cwd=tmp_path,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    """The page's address as printed (with its token) and when the command started; the
+    server is stopped afterwards."""
+    served = start_app(tmp_path)
     try:
-        url = f"http://127.0.0.1:{port}/"
-        for _ in range(600):  # the server listens (a request for the page would start a kernel)
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, f"the app server stopped:\n{log.read_text()}"
-                time.sleep(0.1)
-        assert f"tuning page for casino-omaha: {url}" in log.read_text()  # the address, printed
-        yield url, began
+        yield served.url, served.began
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(10)
+        stop_app_process(served.process)
 
 
 @pytest.mark.slow

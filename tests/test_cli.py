@@ -98,14 +98,17 @@ def test_bad_input_is_one_clear_line(args, message, cli):
 
 
 def test_bad_pay_table_file(tmp_path, cli, cli_process):
-    """In this process and as the process's exit code: 2, and one line that names the file,
-    the row and the problem."""
+    """In this process and as the process's exit code: 2, and one line that names the option,
+    the file, the row and the problem (read with the arguments, before any work)."""
     bad = tmp_path / "bad.csv"
     bad.write_text("category,pays\nroyal_flush,-1\n")
     for run in (cli, cli_process):
         out = run("report", "--paytable", bad)
         assert (out.returncode, out.stdout) == (2, "")
-        assert out.stderr == f"casino-omaha: error: {bad}: row 2: pay -1 for royal_flush is negative\n"
+        assert out.stderr == (
+            f"casino-omaha report: error: argument --paytable: {bad}: row 2: pay -1 for royal_flush is negative "
+            "(see casino-omaha report --help)\n"
+        )
     out = cli_process("report", "--game", "baccarat")  # argparse's usage errors exit the process with 2 too
     assert out.returncode == 2 and "invalid choice: 'baccarat'" in out.stderr and out.stderr.count("\n") == 1
 

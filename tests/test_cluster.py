@@ -210,7 +210,7 @@ def test_exposure_results_are_kept_per_shard_and_reused(tmp_path, monkeypatch):
 
 
 def test_no_scheduler_reachable_is_one_clear_error(cli, monkeypatch):
-    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", "2s")  # the same error, without waiting 20 s for it
+    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", 2.0)  # the same error, without waiting 20 s for it
     out = cli("protect", "--turn", "--game", "casino-holdem", "--scheduler", "tcp://127.0.0.1:9", "--samples", "10")
     assert out.returncode == 2 and "cannot reach the dask scheduler at tcp://127.0.0.1:9" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr

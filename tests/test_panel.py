@@ -13,12 +13,14 @@ import pytest
 from analysis import STRATEGIES
 from analysis.engine.return_engine import load_engine
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.parallel.options import RunOptions
 from analysis.sidebets.returns import SideBetEngine
-from analysis.tuning.panel import TuningPanel, parse_edge
+from analysis.tuning.panel import TuningPanel, file_stem, parse_edge, tuning_panel
 from analysis.tuning.view import FIGURES, decimal_text, exact_text
 from exact_figures import HOLDEM_OPTIMAL_EDGE
+from served import time_limit
 
 pytestmark = pytest.mark.slow  # each figure is a pass over the full Casino Omaha store
 
@@ -209,6 +211,70 @@ def test_solve_save_and_read_back_with_the_cli(panel, holdem, cli, tmp_path):
     assert panel.wait(300)
 
 
+def test_save_writes_a_safe_name_inside_the_folder(panel, tmp_path):
+    """A name that climbs out of the folder or carries a newline is saved as a plain file
+    name in the folder; the CSV has exactly its own lines."""
+    folder = tmp_path / "a" / "tables"
+    panel.csv_path.value = str(folder)
+    for typed, stem in (("../../x", "x"), ("a\nb", "a-b"), ("=1+2\r\n# pay table evil", "1-2-pay-table-evil")):
+        panel.name.value = typed
+        panel.save.click()
+        assert panel.wait(60)
+        assert panel.saved == folder / f"{stem}.csv"
+        lines = panel.saved.read_text().splitlines()
+        assert lines[:2] == [f"# pay table {stem}", "category,pays"] and len(lines) == 2 + len(CATEGORIES)
+        assert "made a file name" in panel.message.value and f"{stem}.csv" in panel.message.value
+    panel.name.value = "antewin-tuned"
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert written == ["a/tables/1-2-pay-table-evil.csv", "a/tables/a-b.csv", "a/tables/x.csv"]
+
+
+@pytest.mark.parametrize(
+    "name, stem",
+    [
+        ("../../x", "x"),
+        ("a\nb", "a-b"),
+        ("..", "tuned"),
+        ("  ", "tuned"),
+        ("/etc/passwd", "etc-passwd"),
+        ("C:\\x\\y.csv", "C-x-y.csv"),
+        ("-=HYPERLINK()", "HYPERLINK-"),
+        ("a..b...c", "a.b.c"),
+        ("ok-name_1.5", "ok-name_1.5"),
+        ("\x00\x1b[31mred", "31mred"),
+        ("x" * 5000, "x" * 64),
+    ],
+)
+def test_file_stem(name, stem):
+    with time_limit(10):
+        assert file_stem(name) == stem
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"game": None}, "tuning panel: game None is not one of: casino-omaha, casino-holdem"),
+        (
+            {"game": "x" * 5000},
+            "tuning panel: game 'xxxxxxxxxxxxxxxxxxx...' (5,000 characters) is not one of: casino-omaha, casino-holdem",
+        ),
+        ({"strategy": "bogus"}, "tuning panel: strategy 'bogus' is not one of: optimal, always-call, simple"),
+        ({"pays_on": "raise"}, "tuning panel: pays_on 'raise' is not one of: ante, call"),
+        ({"call_multiple": True}, "tuning panel: call_multiple True is not one of: own, 1, 2, 3, 4"),
+        ({"call_multiple": 5}, "tuning panel: call_multiple 5 is not one of: own, 1, 2, 3, 4"),
+        ({"qualifier": 13}, "tuning panel: qualifier 13 is not one of: None, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12"),
+        ({"sweep_points": 1}, "tuning panel: sweep_points must be a whole number >= 2: 1"),
+        ({"out_dir": None}, "tuning panel: out_dir must be a folder (str or Path), got None"),
+        ({"engine": "casino-omaha"}, "tuning panel: engine must be a ReturnEngine or None, got str"),
+        ({"options": {}}, "tuning panel: options must be RunOptions or None, got dict"),
+    ],
+)
+def test_arguments_are_checked_by_name(arguments, message):
+    with pytest.raises(InputError) as raised, time_limit(10):
+        tuning_panel(**arguments)
+    assert str(raised.value) == message
+
+
 def test_write_the_full_report(panel, omaha, tmp_path, monkeypatch):
     """The button hands the report builder what is on screen (engine, table, strategy, pay
     rule) and writes into the folder typed in. Building the report is tests/test_report.py's
@@ -252,6 +318,6 @@ def test_write_the_full_report(panel, omaha, tmp_path, monkeypatch):
 
 def test_parse_edge():
     assert parse_edge("2%") == parse_edge("0.02") == parse_edge("1/50") == Fraction(1, 50)
-    with pytest.raises(ValueError, match="Invalid literal for Fraction: 'two'"):
+    with pytest.raises(ValueError, match="'two' is not a number: give an integer, a decimal"):
         parse_edge("two")
     assert np.isclose(float(parse_edge(" 0.5 % ")), 0.005)

@@ -60,7 +60,7 @@ def test_numbers_from_python_are_taken_by_their_decimal_text():
         ("# only a comment\n", "the pay table is empty"),
         ("name,pay\n", "row 1: expected the header 'category,pays'"),
         (GOOD.replace("flush,1\n", "flush,-2\n", 1), "row 7: pay -2 for flush is negative"),
-        (GOOD.replace("flush,1\n", "flush,lots\n", 1), "row 7: pay 'lots' for flush is not a number"),
+        (GOOD.replace("flush,1\n", "flush,lots\n", 1), "row 7: pay for flush: 'lots' is not a number"),
         (GOOD + "five_of_a_kind,50\n", "row 12: unknown category 'five_of_a_kind'"),
         (GOOD + "pair,2\n", "row 12: category 'pair' appears twice"),
         (GOOD.replace("pair,1\n", "", 1), "missing categories: pair"),

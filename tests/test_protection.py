@@ -20,6 +20,7 @@ from analysis.protection.exposure import ExposedGame, ExposureJob, holding_group
 from analysis.protection.sampling import Information, SampleJob, estimate_edge
 from analysis.strategy.simple import derive_simple_strategy
 from brute_force import brute_force_exposed
+from deadline import deadline
 
 DECKS = [("casino-holdem", "9TJQKA", "cd"), ("casino-omaha", "89TJQKA", "cd")]
 
@@ -140,7 +141,10 @@ def test_information_table_says_what_is_missing():
         (["--colluders", "7"], "colluding seats must be from 1 to 6, got 7"),
         (["--turn", "--samples", "1"], "samples must be from 2"),
         (["--turn", "--seed", "-1"], "the seed must be from 0"),
-        (["--turn", "--half-width", "0", "--no-cluster", "--game", "casino-holdem"], "--half-width must be positive"),
+        (
+            ["--turn", "--half-width", "0", "--no-cluster", "--game", "casino-holdem"],
+            "--half-width: '0' must be positive",
+        ),
         (["--exposed", "3", "--game", "casino-holdem", "--no-cluster"], "the dealer holds 2 cards; 3 cannot be seen"),
     ],
 )
@@ -148,6 +152,19 @@ def test_protect_refuses_bad_arguments_in_one_line(args, message, cli):
     out = cli("protect", *args)
     assert out.returncode == 2 and message in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_two_sampled_states_give_no_normal_interval(holdem, tmp_path, cli):
+    """Two states make an estimate and a standard error, not a 95% interval (nor the states
+    a half-width needs): the output says so, and the JSON has no interval."""
+    args = ("protect", "--turn", "--samples", "2", "--game", "casino-holdem", "--no-cluster", "--results", tmp_path)
+    with deadline(30):
+        text, data = cli(*args, "--half-width", "0.01"), cli(*args, "--format", "json").json()
+    assert text.returncode == 0, text.stderr
+    assert "95% interval        none: too few samples for a normal interval (2 < 30)\n" in text.stdout
+    assert "for +/- 1.0000%   unknown: too few samples for a normal interval (2 < 30)\n" in text.stdout
+    assert (data["samples"], data["normal_interval"], data["ci95_low"], data["ci95_high"]) == (2, False, None, None)
+    assert data["note"] == "too few samples for a normal interval (2 < 30)"
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@ figures where they are known, its standard error shrinks as 1/sqrt(N), and it is
 reproducible whatever the order of the shards."""
 
 from fractions import Fraction
+from math import ceil
 
 import numpy as np
 import pytest
@@ -10,11 +11,19 @@ import pytest
 from analysis.counting.enumeration import count_flops, plan
 from analysis.counting.informed import Knowledge, state_counts
 from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.statistics import z_score
 from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
 from analysis.protection.exposure import ExposedGame, ExposureJob
-from analysis.protection.sampling import BaseGameControl, Information, SampleJob, estimate_edge, margins_digest
+from analysis.protection.sampling import (
+    MIN_NORMAL_SAMPLES,
+    BaseGameControl,
+    Information,
+    SampleJob,
+    estimate_edge,
+    margins_digest,
+)
 from analysis.strategy.simple import derive_simple_strategy
 
 
@@ -90,3 +99,20 @@ def test_each_state_is_exact_and_runs_are_reproducible(small):
 def test_bad_information_is_refused(kind, amount, message):
     with pytest.raises(ValueError, match=message):
         Information(kind, amount).sizes(preset("casino-omaha"))
+
+
+def test_too_few_states_give_no_normal_interval(small):
+    """From 29 states the estimate stands, but no 95% interval or states-needed figure does."""
+    rules, _, table = small
+    job = SampleJob(rules, table, "ante", Information("none"), seed=3)
+    margins = run(job, MIN_NORMAL_SAMPLES)
+    few, enough = estimate_edge(job, margins[:-1]), estimate_edge(job, margins)
+    assert MIN_NORMAL_SAMPLES == 30 and few.samples == 29 and not few.normal_interval
+    assert few.interval() is None and few.states_needed(0.01) is None
+    s = few.summary(0.01)
+    assert (s["normal_interval"], s["ci95_low"], s["ci95_high"], s["states_needed"]) == (False, None, None, None)
+    assert s["note"] == few.too_few == "too few samples for a normal interval (29 < 30)"
+    assert enough.normal_interval and enough.too_few == "" and "note" not in enough.summary()
+    half = z_score(0.95) * enough.std_error
+    assert enough.interval() == (float(enough.house_edge) - half, float(enough.house_edge) + half) and half > 0
+    assert enough.states_needed(0.01) == max(30, ceil((z_score(0.95) * enough.std_dev / 0.01) ** 2))

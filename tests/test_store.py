@@ -136,7 +136,7 @@ def test_a_replaced_shard_is_refused_and_repaired(small, tmp_path):
     shutil.rmtree(store.path / "derived", ignore_errors=True)  # the engine must read the shards again
     fresh = OutcomeStore.for_rules(small, tmp_path)
     for read in (lambda: fresh.read_shard(2), fresh.load, fresh.cards, lambda: ReturnEngine.from_store(fresh)):
-        with pytest.raises(StoreError, match=r"shard-00002.parquet: the file does not match its checksum.*--repair"):
+        with pytest.raises(StoreError, match=r"shard-00002.parquet: the file does not match its checksum.*repair=True"):
             read()
     hole, flop = fresh.read_shard(1).hole[0], fresh.read_shard(1).flop[0]  # other shards still read
     assert len(fresh.read_state(hole.tolist(), flop.tolist())) == 40
@@ -160,7 +160,7 @@ def test_a_damaged_manifest_is_refused_and_repaired(small, tmp_path, damage):
     else:
         path.write_bytes(b"\x00\x01 not json")
         message = "the manifest cannot be read"
-    with pytest.raises(StoreError, match=f"manifest.json: {message}.*--repair"):
+    with pytest.raises(StoreError, match=f"manifest.json: {message}.*repair=True"):
         OutcomeStore.for_rules(small, tmp_path)
     repaired = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False), repair=True)
     assert repaired.checksum == checksum and figures(repaired) == want

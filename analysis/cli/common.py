@@ -7,18 +7,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+from analysis.model.errors import InputError
+from analysis.model.numbers import as_fraction, shown
 from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier
 from analysis.parallel.options import RunOptions
 from analysis.parallel.threads import MAX_THREADS
 
 if TYPE_CHECKING:
     from analysis.engine.return_engine import ReturnEngine
+    from analysis.model.paytable import PayTable
     from analysis.parallel.cluster import Cluster
 
 MAX_HANDS = 10**9
@@ -31,12 +35,14 @@ def whole_number(low: int, high: int | None = None, what: str = "a number") -> C
     """An argparse type: a whole number in [low, high]."""
 
     def parse(text: str) -> int:
+        limit = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
+        if len(text.strip()) > 30:  # int() of thousands of digits is slow, or refused
+            raise argparse.ArgumentTypeError(f"{what} must be {limit}, got {shown(text)}")
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number") from None
         if value < low or (high is not None and value > high):
-            limit = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
             raise argparse.ArgumentTypeError(f"{what} must be {limit}, got {value:,}")
         return value
 
@@ -50,11 +56,67 @@ seed = whole_number(0, 2**63 - 1, "the seed")
 
 
 def number(text: str) -> Fraction:
-    """An argparse type: an exact number (``0.02``, ``3/2``)."""
+    """An argparse type: an exact number (``0.02``, ``3/2``), bounded (see
+    :mod:`analysis.model.numbers`), so a huge one fails here and fast."""
     try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        return as_fraction(text)
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def positive(text: str) -> Fraction:
+    """An argparse type: a positive exact number."""
+    value = number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    return value
+
+
+def paytable(text: str) -> PayTable:
+    """An argparse type: a pay table (a CSV file or the name of one that ships), loaded and
+    checked while the arguments are read, before any work starts."""
+    from analysis.model.paytable import PayTable
+
+    try:
+        return PayTable.load(text)
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def out_folder(text: str) -> Path:
+    """An argparse type: a folder to write into, made later if missing; checked now (not a
+    file, writable) so that a bad one fails before any work starts."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
+    _check_writable(path)
+    return path
+
+
+def out_file(text: str) -> Path:
+    """An argparse type: a file to write, in a folder that exists and can be written to."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{path}: the folder {path.parent} does not exist")
+    _check_writable(path.parent)
+    return path
+
+
+def _check_writable(path: Path) -> None:
+    """That a file can be created in ``path`` or, while it does not exist yet, in the
+    nearest folder above it (tried with a file, since permission bits say nothing to root)."""
+    folder = path
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{path}: {folder} is a file, not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".casino-omaha-"):
+            pass
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"{path}: cannot write into {folder} ({e.strerror})") from None
 
 
 def qualifier(text: str) -> str:
@@ -99,6 +161,7 @@ def add_game_options(p: argparse.ArgumentParser, store: bool = True) -> None:
 def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> None:
     p.add_argument(
         "--paytable",
+        type=paytable,
         default=default,
         help=f"pay table: a CSV file or the name of a table that ships with the package (default {default})",
     )
@@ -110,14 +173,25 @@ def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> Non
     )
 
 
+def scheduler(text: str) -> str:
+    """An argparse type: a dask scheduler's address, checked before anything connects."""
+    from analysis.parallel.cluster import check_scheduler
+
+    try:
+        return check_scheduler(text, source="")
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
     """Where the shards of a heavy job run (see :mod:`analysis.parallel.cluster`)."""
     p.add_argument(
         "--scheduler",
+        type=scheduler,
         default=None,
         metavar="ADDR",
-        help="dask scheduler to run on, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS, "
-        "else a local cluster of one worker process per core)",
+        help="dask scheduler to run on, tcp://HOST:PORT or tls://HOST:PORT, e.g. tcp://10.0.0.5:8786 "
+        "(default: $DASK_SCHEDULER_ADDRESS, else a local cluster of one worker process per core)",
     )
     p.add_argument(
         "--workers", type=workers, default=None, help="worker processes of the local cluster (default: one per core)"

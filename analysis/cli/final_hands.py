@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from analysis.cli.common import Subparsers, add_format, print_json
+from analysis.cli.common import Subparsers, add_format, paytable, print_json, whole_number
 
 NAME = "final-hands"
 
@@ -17,9 +17,10 @@ def add_parser(sub: Subparsers) -> None:
         "every deal, and a pay table applied to them",
         description=__doc__.replace("``", ""),
     )
-    p.add_argument("--hole-cards", type=int, choices=(3, 4), default=4)
+    p.add_argument("--hole-cards", type=whole_number(3, 4, "hole cards"), default=4, metavar="4|3")
     p.add_argument(
         "--paytable",
+        type=paytable,
         default="madrid",
         help="pay table: a CSV file or the name of a table that ships with the package (default madrid)",
     )

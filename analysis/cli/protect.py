@@ -23,14 +23,13 @@ from analysis.cli.common import (
     add_game_options,
     add_pay_options,
     cluster_for,
-    number,
     options_for,
+    positive,
     print_json,
     rules_for,
     seed,
     whole_number,
 )
-from analysis.model.errors import InputError
 
 if TYPE_CHECKING:
     from analysis.engine.return_engine import ReturnEngine
@@ -64,7 +63,7 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--seed", type=seed, default=0, help="seed of the draws (default 0)")
     p.add_argument(
-        "--half-width", type=number, default=None, help="report the states needed for a 95%% interval this wide"
+        "--half-width", type=positive, default=None, help="report the states needed for a 95%% interval this wide"
     )
     p.add_argument("--plain", action="store_true", help="the plain mean of the states (no base-game control variate)")
     p.add_argument(
@@ -86,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
     from analysis.store.runs import ensure_store
 
     rules, paytable = rules_for(args), PayTable.load(args.paytable)
-    if args.half_width is not None and args.half_width <= 0:
-        raise InputError(f"--half-width must be positive, got {args.half_width}")
     with cluster_for(args) as cluster:
         engine = ReturnEngine.from_store(ensure_store(rules, options_for(args, cluster)))
         if args.exposed == 1:
@@ -161,11 +158,15 @@ def _sampled(
     print(f"{rules.name}, pay table {paytable.name} (pays on the {args.pays_on}): {information.describe()}, sampled")
     print(f"house edge          {s['house_edge']:+.4%} per ante (estimate)")
     print(f"standard error      {s['std_error']:.4%}")
-    print(f"95% interval        {s['ci95_low']:+.4%} .. {s['ci95_high']:+.4%}")
+    if e.normal_interval:
+        print(f"95% interval        {s['ci95_low']:+.4%} .. {s['ci95_high']:+.4%}")
+    else:
+        print(f"95% interval        none: {e.too_few}")
     print(f"call rate           {s['call_rate']:.2%}")
     print(f"states              {s['samples']:,} drawn with seed {args.seed}, each enumerated exactly")
     print(f"method              {s['method']}")
     if half is not None:
-        print(f"for +/- {half:.4%}   {s['states_needed']:,} states")
+        needed = f"{s['states_needed']:,} states" if e.normal_interval else f"unknown: {e.too_few}"
+        print(f"for +/- {half:.4%}   {needed}")
     print(f"results {info.path}  checksum {info.checksum[:16]}")
     return 0

@@ -4,10 +4,17 @@ strategy, or with ``--out`` the full report (Excel workbook and HTML page with p
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analysis.cli.common import Subparsers, add_format, add_game_options, add_pay_options, engine_for, print_json
+from analysis.cli.common import (
+    Subparsers,
+    add_format,
+    add_game_options,
+    add_pay_options,
+    engine_for,
+    out_folder,
+    print_json,
+)
 
 if TYPE_CHECKING:
     from analysis.engine.result import GameResult
@@ -40,7 +47,7 @@ def add_parser(sub: Subparsers) -> None:
     add_format(p, "csv")
     p.add_argument(
         "--out",
-        type=Path,
+        type=out_folder,
         default=None,
         metavar="DIR",
         help="write the full report (Excel workbook and HTML page with plots) into DIR",

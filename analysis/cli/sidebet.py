@@ -14,7 +14,9 @@ from analysis.cli.common import (
     add_pay_options,
     engine_for,
     number,
+    positive,
     print_json,
+    whole_number,
 )
 from analysis.model.errors import InputError
 
@@ -48,18 +50,12 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--vary", metavar="LINE", help="with --target: the line whose pay is solved (e.g. pair:A)")
     p.add_argument("--bounds", nargs=2, type=number, default=(Fraction(0), Fraction(10_000)), metavar=("LOW", "HIGH"))
     p.add_argument("--hands-per-hour", type=positive, help="floor figures: hands a seat plays per hour")
-    p.add_argument("--seats", type=int, default=7, help="floor figures: seats at the table (default 7)")
+    p.add_argument(
+        "--seats", type=whole_number(1, 100, "seats"), default=7, help="floor figures: seats at the table (default 7)"
+    )
     p.add_argument("--hours-per-day", type=positive, default=Fraction(16), help="floor figures (default 16)")
     p.add_argument("--ante", type=positive, default=Fraction(10), help="floor figures: average ante (default 10)")
     add_format(p)
-
-
-def positive(text: str) -> Fraction:
-    """An argparse type: a positive exact number."""
-    value = number(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,8 +65,6 @@ def run(args: argparse.Namespace) -> int:
     bet = SideBet.load(args.bet)
     if (args.target is None) != (args.vary is None):
         raise InputError("--target and --vary go together")
-    if args.seats < 1:
-        raise InputError("--seats must be at least 1")
     args.game = args.game or bet.game or "casino-omaha"
     bets = SideBetEngine(engine_for(args), args.paytable, args.pays_on)
     if args.target is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import time
 from fractions import Fraction
-from pathlib import Path
 
 from analysis.cli.common import (
     Subparsers,
@@ -15,10 +14,12 @@ from analysis.cli.common import (
     add_pay_options,
     engine_for,
     number,
+    out_file,
     print_json,
 )
 from analysis.cli.report import format_result
 from analysis.model.errors import InputError
+from analysis.model.numbers import as_fraction, shown
 
 NAME = "tune"
 
@@ -39,7 +40,7 @@ def add_parser(sub: Subparsers) -> None:
         metavar="CATEGORY=LOW:HIGH:STEP",
         help="vary one pay (twice for a grid); LOW:HIGH:STEP or a comma list",
     )
-    p.add_argument("--plot", type=str, help="with --sweep: write the plot to this PNG file")
+    p.add_argument("--plot", type=out_file, help="with --sweep: write the plot to this PNG file")
     p.add_argument("--target", type=number, help="solve for this house edge per ante (e.g. 0.02)")
     p.add_argument("--vary", action="append", default=[], metavar="CATEGORY", help="pay(s) to solve for")
     p.add_argument("--bounds", nargs=2, type=number, default=(Fraction(0), Fraction(1000)), metavar=("LOW", "HIGH"))
@@ -51,7 +52,7 @@ def parse_assignment(text: str) -> tuple[str, str]:
     """``"flush=3"`` -> ("flush", "3")."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip() or not value.strip():
-        raise InputError(f"expected CATEGORY=VALUE, got {text!r}")
+        raise InputError(f"expected CATEGORY=VALUE, got {shown(text)}")
     return name.strip(), value.strip()
 
 
@@ -60,16 +61,18 @@ def parse_range(text: str, limit: int) -> list[Fraction]:
     most ``limit`` values."""
     try:
         if ":" in text:
-            lo, hi, step = (Fraction(p) for p in text.split(":"))
+            lo, hi, step = (as_fraction(p) for p in text.split(":"))
             if step <= 0 or hi < lo:
                 raise ValueError
             n = int((hi - lo) / step) + 1
             if n > limit:
                 raise OverflowError(n)
             return [lo + i * step for i in range(n)]
-        return [Fraction(p) for p in text.split(",")]
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"bad range {text!r}: use LOW:HIGH:STEP or a comma list") from None
+        return [as_fraction(p) for p in text.split(",")]
+    except InputError as e:
+        raise InputError(f"bad range {shown(text)}: {e}; use LOW:HIGH:STEP or a comma list") from None
+    except ValueError:
+        raise InputError(f"bad range {shown(text)}: use LOW:HIGH:STEP or a comma list") from None
     except OverflowError as e:
         raise InputError(f"range {text!r} has {e.args[0]:,} values, at most {limit:,}: widen the step") from None
 
@@ -98,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             names = list(sweeps)
             fig = Figure(figsize=(6, 3.6))
             plot_sweep(frame, names[0], names[1] if len(names) > 1 else None, ax=fig.subplots())
-            with atomic_path(Path(args.plot)) as tmp:
+            with atomic_path(args.plot) as tmp:
                 fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
         print(frame.to_json(orient="records") if args.format == "json" else frame.to_string(index=False))
     elif args.target is not None:

@@ -51,10 +51,11 @@ from analysis.engine.strategies import BASIC_STRATEGIES, StateTerm, Strategy
 from analysis.hands.classes import HandProfile, hand_profile
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
+from analysis.model.numbers import shown
 from analysis.model.outcomes import COLUMNS, RESULTS, ColumnKey, StateCounts, column_index
 from analysis.model.payoffs import RowKey, check_pays_on, margin_coefficients, row_keys, row_of
 from analysis.model.paytable import PayTable, PayTableSpec
-from analysis.model.rules import Rules, preset
+from analysis.model.rules import Rules, as_rules
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import OutcomeStore
 from analysis.store.runs import ensure_store
@@ -360,8 +361,9 @@ class ReturnEngine:
 
 def load_engine(game: str | Rules = "casino-omaha", options: RunOptions | None = None) -> ReturnEngine:
     """The return engine of a game from its outcome store (enumerated first if missing)."""
-    rules = preset(game) if isinstance(game, str) else game
-    return ReturnEngine.from_store(ensure_store(rules, options))
+    if options is not None and not isinstance(options, RunOptions):
+        raise InputError(f"options: {shown(options)} ({type(options).__name__}) is not a RunOptions")
+    return ReturnEngine.from_store(ensure_store(as_rules(game), options))
 
 
 def weighted_totals(sc: StateCounts) -> np.ndarray:

@@ -28,7 +28,7 @@ from analysis.engine.return_engine import ReturnEngine, load_engine
 from analysis.model.cards import RANKS
 from analysis.model.payoffs import check_pays_on
 from analysis.model.paytable import PayTable, PayTableSpec
-from analysis.model.rules import Rules, preset, qualifier_text
+from analysis.model.rules import Rules, as_rules, qualifier_text
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import OutcomeStore
 
@@ -51,7 +51,7 @@ def variant_rules(
 ) -> Rules:
     """The rules of a game (a preset name or Rules) with the qualifier and call bet changed;
     ``OWN`` keeps the game's own."""
-    rules = preset(game) if isinstance(game, str) else game
+    rules = as_rules(game)
     if qualifier_rank != OWN:
         rules = replace(rules, qualifier_rank=qualifier_rank)
     if call_multiple != OWN:

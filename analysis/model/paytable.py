@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from os import PathLike
 from pathlib import Path
 from typing import TypeAlias
 
@@ -34,7 +35,7 @@ import pandas as pd
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
-from analysis.model.numbers import NumberLike, as_fraction
+from analysis.model.numbers import NumberLike, as_fraction, shown
 
 #: The name of the default pay table (AnteWin, paid on the ante).
 DEFAULT_PAYTABLE = "antewin"
@@ -70,8 +71,8 @@ class PayTable:
         for c in CATEGORIES:
             try:
                 value = as_fraction(pays[c])
-            except (ValueError, ZeroDivisionError, OverflowError):
-                raise PayTableError(f"{where}: {c}: pay {pays[c]!r} is not a number") from None
+            except InputError as e:
+                raise PayTableError(f"{where}: {c}: pay {e}") from None
             if value < 0:
                 raise PayTableError(f"{where}: {c}: pay {pays[c]} is negative")
             checked[c] = value
@@ -104,8 +105,8 @@ class PayTable:
                 raise PayTableError(f"{where}: row {n}: category {category!r} appears twice")
             try:
                 value = as_fraction(pay)
-            except (ValueError, ZeroDivisionError):
-                raise PayTableError(f"{where}: row {n}: pay {pay!r} for {category} is not a number") from None
+            except InputError as e:
+                raise PayTableError(f"{where}: row {n}: pay for {category}: {e}") from None
             if value < 0:
                 raise PayTableError(f"{where}: row {n}: pay {pay} for {category} is negative")
             pays[category] = value
@@ -127,6 +128,11 @@ class PayTable:
         if isinstance(spec, Mapping):
             return cls.from_mapping(spec)
         builtin = builtin_paytables()
+        if not isinstance(spec, (str, PathLike)):
+            raise PayTableError(
+                f"pay table {shown(spec)} ({type(spec).__name__}): give a PayTable, a CSV path, the name of a table "
+                f"that ships ({', '.join(sorted(builtin))}), a {{category: pays}} mapping, a DataFrame or None"
+            )
         if isinstance(spec, str) and spec in builtin and not Path(spec).exists():
             return cls.from_text(builtin[spec], name=spec, source=f"analysis/model/paytables/{spec}.csv (package)")
         return cls.from_csv(spec)

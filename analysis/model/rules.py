@@ -34,6 +34,7 @@ else:  # pragma: no cover - Python 3.10
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
+from analysis.model.numbers import shown
 
 #: Which bet a pay table pays: the ante (AnteWin, the Casino Omaha rule) or the call
 #: (the Caribbean convention); see :mod:`analysis.model.payoffs`.
@@ -134,8 +135,8 @@ class Rules:
         return replace(
             self,
             name=f"{self.name}[{ranks}/{suits}]",
-            ranks=tuple(sorted(RANKS.index(r) for r in ranks)),
-            suits=tuple(sorted(SUITS.index(s) for s in suits)),
+            ranks=_letters(ranks, RANKS, "ranks"),
+            suits=_letters(suits, SUITS, "suits"),
         )
 
     def describe(self) -> dict[str, object]:
@@ -253,6 +254,30 @@ def parse_qualifier(text: str) -> int | None:
     if len(rank) != 1 or rank not in RANKS.upper():
         raise InputError(f"qualifier {text!r}: give a rank 2..9, T, J, Q, K, A (a pair of it or better) or 'none'")
     return RANKS.upper().index(rank)
+
+
+def _letters(text: object, known: str, what: str) -> tuple[int, ...]:
+    """The sorted indexes in ``known`` of the letters of ``text``, each named once."""
+    if not isinstance(text, str):
+        raise InputError(f"small deck: {what} are a text of letters from {known!r}, not {shown(text)}")
+    unknown = sorted({c for c in text if c not in known})
+    if unknown:
+        raise InputError(f"small deck: unknown {what} {shown(''.join(unknown))} (known: {known})")
+    twice = sorted({c for c in text if text.count(c) > 1}, key=known.index)
+    if twice:
+        raise InputError(f"small deck: {what} {''.join(twice)} named more than once in {shown(text)}")
+    return tuple(sorted(known.index(c) for c in text))
+
+
+def as_rules(game: object, what: str = "game") -> Rules:
+    """The rules of a game given by name (``"casino-omaha"``) or as :class:`Rules`."""
+    if isinstance(game, Rules):
+        return game
+    if isinstance(game, str):
+        return preset(game)
+    raise InputError(
+        f"{what}: {shown(game)} ({type(game).__name__}) is not a game: give a name ({', '.join(PRESETS)}) or Rules"
+    )
 
 
 def preset(name: str) -> Rules:

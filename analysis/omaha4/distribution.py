@@ -112,8 +112,8 @@ def _final_hand_counts(hole_cards: int, ranks: str, suits: str) -> tuple[int, ..
 
 def final_hand_counts(hole_cards: int = 4, ranks: str = RANKS, suits: str = SUITS) -> list[int]:
     """Exact number of deals ending in each category (CATEGORIES order)."""
-    if hole_cards not in (3, 4):
-        raise InputError(f"hole_cards must be 3 (Casino Omaha) or 4 (Omaha), got {hole_cards}")
+    if isinstance(hole_cards, bool) or not isinstance(hole_cards, int) or hole_cards not in (3, 4):
+        raise InputError(f"hole_cards must be 3 (Casino Omaha) or 4 (Omaha), got {hole_cards!r}")
     if len(ranks) * len(suits) < hole_cards + 5:
         raise InputError(f"a deck of {len(ranks)} ranks x {len(suits)} suits is too small")
     return list(_final_hand_counts(hole_cards, ranks, suits))

@@ -167,11 +167,11 @@ def information_table(base: GameResult, exposure: ExposureResult | None, sampled
         rows.append(exact("1 dealer card seen (optimal)", seen.house_edge, seen.call_rate, states))
         rows.append(exact("1 dealer card seen (simple advantage strategy)", a.house_edge, a.call_rate, states))
     for e in sampled:
-        low, high = e.interval()
+        low, high = e.interval() or (float("nan"), float("nan"))
         rows.append(
             {
                 "information": e.information.describe(),
-                "method": f"sampled: {e.method}",
+                "method": f"sampled: {e.method}" + (f"; {e.too_few}" if e.too_few else ""),
                 "house_edge": float(e.house_edge),
                 "std_error": e.std_error,
                 "ci95_low": low,

@@ -16,8 +16,9 @@ from typing import Any
 from analysis.counting.symmetry import FlopClass
 from analysis.engine.return_engine import ReturnEngine, load_engine
 from analysis.model.errors import InputError
+from analysis.model.numbers import shown
 from analysis.model.paytable import PayTable, PayTableSpec
-from analysis.model.rules import Rules
+from analysis.model.rules import Rules, as_rules
 from analysis.parallel.cluster import run_shards
 from analysis.parallel.options import RunOptions
 from analysis.protection.edges import ExposureResult, exposure_result
@@ -64,6 +65,8 @@ def _locked_run(
     options: RunOptions,
 ) -> int:
     """Compute the shards ``todo`` into the store, holding its lock; returns how many."""
+    if store.has(sizes):
+        return 0
     show = options.show_progress()
     with holding(store, show, "another run of this job is writing"):
         store.forget_damaged()
@@ -93,7 +96,7 @@ def exposure_run(
     (for the simple strategy the groups refer to; loaded from its store when None); the
     job's results are kept in ``options.results`` (default: ``protection/`` under the
     store root)."""
-    options = options or RunOptions()
+    options, rules = options or RunOptions(), as_rules(rules, "rules")
     paytable = PayTable.load(paytable)
     start = time.perf_counter()
     engine = engine if engine is not None else load_engine(rules, options)
@@ -128,11 +131,15 @@ def sampled_run(
     kept from an earlier run of the same job are reused, and extended if it was shorter.
     The job's results are kept in ``options.results`` (default: ``protection/`` under the
     store root)."""
-    options = options or RunOptions()
+    options, rules = options or RunOptions(), as_rules(rules, "rules")
     paytable = PayTable.load(paytable)
+    if not isinstance(information, Information):
+        raise InputError(f"information: {shown(information)} is not an Information (e.g. Information('turn'))")
     information.sizes(rules)  # bad information is refused before any work
-    if samples < 2:
-        raise InputError(f"a sampled run needs at least 2 states, got {samples}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
+        raise InputError(f"samples: a sampled run needs a whole number of at least 2 states, not {shown(samples)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise InputError(f"seed: a whole number from 0 to 2**63 - 1, not {shown(seed)}")
     start = time.perf_counter()
     job = SampleJob(rules, paytable, pays_on, information, seed)
     sizes = dict(enumerate(job.shards(samples)))

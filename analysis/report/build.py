@@ -108,6 +108,8 @@ def build_report(
     if protection is None:
         protection = stored_protection(engine, result.paytable, pays_on)
     report.protection = protection
+    # before the metadata, which names every derived array read
+    summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
     report.sheets = {
         "Summary": summary_table(result, every_deal),
         "Confidence ranges": confidence_table(result),
@@ -123,7 +125,6 @@ def build_report(
         "Pay table": paytable_table(result.paytable),
         "Metadata": metadata_table(rules, result, engine.source),
     }
-    summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
     if report.side_bets:
         report.sheets |= {"Side bets": summary, "Side bet lines": lines}
     report.plots = make_plots(report)
@@ -144,8 +145,10 @@ def strategy_by_hand(analysis: StrategyAnalysis, result: GameResult) -> pd.DataF
 
 
 def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.DataFrame:
-    """What produced the report: versions, pay table, and the store the counts come from."""
+    """What produced the report: versions, pay table, the store the counts come from and
+    the SHA-256 of every derived array read (each checked against it when it was read)."""
     m = source.manifest if isinstance(source, OutcomeStore) else {}
+    read = source.derived_sha256 if isinstance(source, OutcomeStore) else {}
     rows = [
         ("package version", package_version()),
         ("engine version", ENGINE_VERSION),
@@ -160,6 +163,11 @@ def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.
         ("store fingerprint", m.get("fingerprint")),
         ("store canonical states", m.get("rows")),
         ("store created", m.get("created")),
+        *(
+            (f"derived/{name}/{key}.npy (SHA-256)", sha)
+            for name, digests in sorted(read.items())
+            for key, sha in sorted(digests.items())
+        ),
         ("python", sys.version.split()[0]),
         ("numpy / pandas", f"{np.__version__} / {pd.__version__}"),
         ("platform", platform.platform()),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -21,12 +21,31 @@ if TYPE_CHECKING:
     from analysis.report.build import Report
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP, CSV injection), with the
+#: full-width forms that an East Asian input method turns into them.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def _text_stays_text(sheet: Any) -> None:  # an openpyxl Worksheet (openpyxl has no types)
+    """Every text cell is a string cell: openpyxl makes a text starting with "=" a formula
+    and one like "#REF!" an error, so a side bet or pay table named by its user (a file
+    ``=2+3.csv``) would be evaluated. Text that looks like a formula is also quote-prefixed
+    (Excel's leading apostrophe), so editing the cell does not evaluate it either."""
+    for row in sheet.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"
+                if cell.value.startswith(FORMULA_STARTS):
+                    cell.quotePrefix = True
+
+
 def write_workbook(report: Report, path: Path) -> None:
-    """One sheet per table; exact integers stay integers, exact fractions are text."""
+    """One sheet per table; exact integers stay integers, exact fractions and names are text."""
     with atomic_path(path) as tmp, pd.ExcelWriter(tmp, engine="openpyxl") as xl:
         for name, table in report.sheets.items():
             table.to_excel(xl, sheet_name=name, index=False)
             sheet = xl.sheets[name]
+            _text_stays_text(sheet)
             for col, header in zip(sheet.columns, table.columns):
                 width = max([len(str(header))] + [len(str(v)) for v in table[header].head(50)])
                 sheet.column_dimensions[col[0].column_letter].width = min(60, width + 2)

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
+from os import PathLike
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -52,7 +53,7 @@ from analysis.model.cards import RANKS
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
-from analysis.model.numbers import NumberLike, as_fraction
+from analysis.model.numbers import NumberLike, as_fraction, shown
 from analysis.model.rules import PRESETS
 
 KINDS = ("first-six", "final", "bad-beat")
@@ -139,6 +140,11 @@ class SideBet:
         if isinstance(spec, SideBet):
             return spec
         builtin = builtin_files("analysis.sidebets", "shipped")
+        if not isinstance(spec, (str, PathLike)):
+            raise SideBetError(
+                f"side bet {shown(spec)} ({type(spec).__name__}): give a SideBet, a CSV path or the name of one "
+                f"that ships ({', '.join(sorted(builtin))})"
+            )
         if isinstance(spec, str) and spec in builtin and not Path(spec).exists():
             return cls.from_text(builtin[spec], name=spec, source=f"analysis/sidebets/shipped/{spec}.csv (package)")
         if not Path(spec).exists():
@@ -183,7 +189,10 @@ class SideBet:
         lines = []
         for line in self.lines:
             if line.name in pays:
-                value = as_fraction(pays[line.name])
+                try:
+                    value = as_fraction(pays[line.name])
+                except InputError as e:
+                    raise SideBetError(f"{self.name}: line {line.name!r}: pay {e}") from None
                 if value < 0:
                     raise SideBetError(f"{self.name}: line {line.name!r}: pay {value} is negative")
                 line = replace(line, pays=value, share=None)
@@ -253,10 +262,11 @@ def _settings(rows: list[tuple[int, list[str]]], where: str) -> dict[str, Any]:
 
 
 def _number(text: str, where: str) -> Fraction:
+    """An exact number, or a percentage (``10%``), from a side-bet file."""
     try:
-        return Fraction(text[:-1]) / 100 if text.endswith("%") else as_fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise SideBetError(f"{where}: {text!r} is not a number") from None
+        return as_fraction(text[:-1]) / 100 if text.endswith("%") else as_fraction(text)
+    except InputError as e:
+        raise SideBetError(f"{where}: {e}") from None
 
 
 def _line(n: int, fields: list[str], kind: str, where: str) -> Line:

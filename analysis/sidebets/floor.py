@@ -74,7 +74,10 @@ def floor_figures(
 def side_bet_wagers(result: SideBetResult, ante: float, side_bet: float) -> list[Wager]:
     """The main game, the side bet and both together, from a side bet's result played at a
     side stake of ``side_bet / ante`` antes (:class:`analysis.sidebets.returns.SideBetResult`)."""
-    if result.stake != as_fraction(side_bet) / as_fraction(ante):
+    units = as_fraction(ante, "ante")
+    if units <= 0:
+        raise InputError(f"ante: a positive number of units, not {ante}")
+    if result.stake != as_fraction(side_bet, "side bet") / units:
         raise InputError(f"the result was played at {result.stake} antes of side bet, not {side_bet} / {ante}")
     main, combined = result.main.exact, result.combined
     return [

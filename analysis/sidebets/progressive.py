@@ -137,7 +137,7 @@ def meter_returns(
     """The return and house edge at each meter value (exact, decisions re-optimised at each)."""
     rows = []
     for m in meters:
-        e = bets.evaluate(bet, stake, as_fraction(m), strategy).exact
+        e = bets.evaluate(bet, stake, as_fraction(m, "meter"), strategy).exact
         rows.append(
             {
                 "meter": float(m),

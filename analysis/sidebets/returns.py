@@ -121,7 +121,7 @@ class SideBetEngine:
     ) -> SideBetResult:
         """The side bet's return (a SideBet, file or name), the side stake ``stake`` antes,
         a progressive at ``meter`` (default its seed)."""
-        bet, stake = SideBet.load(bet), as_fraction(stake)
+        bet, stake = SideBet.load(bet), as_fraction(stake, "stake")
         if strategy not in SIDE_STRATEGIES:
             raise InputError(f"unknown side-bet strategy {strategy!r}; choose one of: {', '.join(SIDE_STRATEGIES)}")
         if stake <= 0:
@@ -186,7 +186,7 @@ def bet_meter(bet: SideBet, meter: NumberLike | None) -> Fraction | None:
         if meter is not None:
             raise InputError(f"{bet.name} has no progressive meter")
         return None
-    value = bet.meter.seed if meter is None else as_fraction(meter)
+    value = bet.meter.seed if meter is None else as_fraction(meter, "meter")
     if value < 0:
         raise InputError(f"the meter must not be negative, got {value}")
     return value

@@ -17,7 +17,7 @@ from fractions import Fraction
 import pandas as pd
 
 from analysis.model.errors import InputError, SolveError
-from analysis.model.numbers import NumberLike, as_fraction
+from analysis.model.numbers import NumberLike, as_bounds, as_fraction
 from analysis.sidebets.bet import SideBet, SideBetSpec
 from analysis.sidebets.result import SideBetResult
 from analysis.sidebets.returns import SideBetEngine
@@ -45,8 +45,8 @@ def solve_side_bet(
     line = bet.line(vary)
     if line.share is not None:
         raise InputError(f"line {vary!r} pays from the meter: vary a fixed-pay line")
-    target = as_fraction(target_return)
-    lo, hi = (as_fraction(b) for b in bounds)
+    target = as_fraction(target_return, "target return")
+    lo, hi = as_bounds(bounds)
     if not 0 <= lo <= hi:
         raise InputError(f"bounds must satisfy 0 <= low <= high, got {lo}, {hi}")
 

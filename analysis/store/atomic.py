@@ -1,5 +1,7 @@
 """Atomic file writes: a file is written under a temporary name in its folder and renamed
 into place, so a reader never sees half a file and an old file survives a failed write.
+The file gets the mode a plain ``open()`` gives it (0666 less the umask), so whoever may
+read the folder can read what is written there.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -11,20 +13,29 @@ into place, so a reader never sees half a file and an old file survives a failed
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+
+def _create_temporary(path: Path) -> Path:
+    """A new empty file ``.<name>.<random>.tmp`` beside ``path``; created with mode 0666 so
+    that the kernel applies the umask (``tempfile.mkstemp`` would make it 0600)."""
+    while True:
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return tmp
 
 
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary path beside ``path`` to write to; renamed to ``path`` when the block
     ends normally, removed when it raises."""
-    path = Path(path)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    tmp = Path(name)
+    tmp = _create_temporary(Path(path))
     try:
         yield tmp
         with open(tmp, "rb+") as f:
@@ -42,6 +53,6 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 def remove_temporary(folder: Path) -> None:
     """Remove the temporary files that interrupted atomic writes left below ``folder``
-    (only call it when no writer can be at work there)."""
+    (only call it holding the folder's lock, which every writer there holds)."""
     for path in Path(folder).rglob(".*.tmp"):
         path.unlink(missing_ok=True)

@@ -10,12 +10,16 @@
 * ``manifest.json``: rules, engine and package version, shard list with rows, a SHA-256 of
   each shard's content (the store checksum, when complete, hashes these) and of its file,
   and a SHA-256 of the manifest itself. Every read of a shard checks its file's hash while
-  reading; a mismatch is a :class:`StoreError` that names the file and the fix
-  (``casino-omaha enumerate --repair`` re-enumerates exactly the damaged or missing shards).
-* ``.lock``: held (``fcntl.flock``) by an enumeration for as long as it runs; a second
-  enumeration of the same store waits for it, then finds the finished shards.
+  reading; a mismatch is a :class:`StoreError` that names the file and the exact command
+  that fixes this store (``casino-omaha enumerate --game ... --store ... --repair``
+  re-enumerates exactly the damaged or missing shards).
+* ``.lock``: held (``fcntl.flock``) by every writer (an enumeration, a repair, the making of
+  derived arrays) for as long as it writes; a second one waits for it, and removes the
+  temporary files an interrupted one left. A complete store is read without it (and so
+  from read-only media).
 * ``derived/<name>/``: pay-independent arrays computed from a complete store (the return
-  engine's packed counts, hand classes), kept as ``.npy`` files that are mapped, not read.
+  engine's packed counts, hand classes), kept as ``.npy`` files that are mapped, not read,
+  and hashed on every load (:mod:`analysis.store.derived`).
 * Every file is written to a temporary name and renamed, so an interrupted run never
   leaves a half-written shard, and the next run resumes from the finished ones.
 
@@ -28,19 +32,23 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import shlex
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from math import ceil
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from tqdm import tqdm
 
 from analysis.counting.symmetry import FlopClass, canonical_states, flop_classes
 from analysis.model.outcomes import COLUMNS, StateCounts, colex_codes, empty_counts
-from analysis.model.rules import Rules
-from analysis.store.derived import derived_arrays
+from analysis.model.rules import PRESETS, Rules, qualifier_text
+from analysis.store.derived import check_derived, derived_arrays
 from analysis.store.shards import ShardFolder, StoreError, now, package_version
 
 #: Version of the counting method; bump when the meaning of the stored counts changes.
@@ -89,6 +97,9 @@ class OutcomeStore(ShardFolder):
     def __init__(self, path: Path, rules: Rules) -> None:
         self.rules = rules
         self.n_shards = ceil(len(flop_classes(rules.deck, rules.suits)) / FLOPS_PER_SHARD)
+        #: The SHA-256 of every derived file read through this store, by set and array:
+        #: what figures computed from them came from (a report's metadata names them).
+        self.derived_sha256: dict[str, dict[str, str]] = {}
         super().__init__(path)
 
     def new_manifest(self) -> dict:
@@ -112,14 +123,29 @@ class OutcomeStore(ShardFolder):
 
     def check_manifest(self, manifest: dict) -> None:
         if manifest.get("format") != FORMAT or manifest.get("fingerprint") != fingerprint(self.rules):
-            raise StoreError(f"{self.manifest_path}: this store was made for other rules or another engine")
+            raise StoreError(
+                f"{self.manifest_path}: this store was made for other rules or another engine; {self.fix_hint()}"
+            )
         if manifest.get("n_shards") != self.n_shards:
             raise StoreError(
                 f"{self.manifest_path}: made with {manifest.get('n_shards')} shards, expected {self.n_shards}"
             )
 
     def fix_hint(self) -> str:
-        return f"run `casino-omaha enumerate --game {self.rules.name} --repair` to re-enumerate it"
+        return f"run `{self.enumerate_command(repair=True)}` to check it and make the damaged parts again"
+
+    def enumerate_command(self, repair: bool = False) -> str:
+        """What enumerates (``repair``: checks and repairs) exactly this store: its game,
+        qualifier and root spelled out, since another qualifier or root is another store.
+        Rules the command line cannot select (a small deck) get the Python call."""
+        root, rules, base = str(self.root.absolute()), self.rules, PRESETS.get(self.rules.name)
+        if base is None or base.fingerprint() != replace(rules, qualifier_rank=base.qualifier_rank).fingerprint():
+            flag = ", repair=True" if repair else ""
+            return f"analysis.ensure_store(rules, analysis.RunOptions(root={root!r}){flag})"
+        words = ["casino-omaha", "enumerate", "--game", rules.name]
+        if rules.qualifier_rank != base.qualifier_rank:
+            words += ["--qualifier", qualifier_text(rules.qualifier_rank)]
+        return shlex.join(words + ["--store", root] + (["--repair"] if repair else []))
 
     @classmethod
     def for_rules(cls, rules: Rules, root: Path | None = None) -> OutcomeStore:
@@ -129,6 +155,11 @@ class OutcomeStore(ShardFolder):
     def path_for(rules: Rules, root: Path | None = None) -> Path:
         """The folder of the game's store under ``root`` (default: :func:`default_root`)."""
         return (Path(root) if root is not None else default_root()) / f"{rules.name}-{fingerprint(rules)}"
+
+    @property
+    def root(self) -> Path:
+        """The stores' root this store is under (a small deck's name holds a ``/``)."""
+        return self.path.parents[len(Path(f"{self.rules.name}-{fingerprint(self.rules)}").parts) - 1]
 
     @property
     def complete(self) -> bool:
@@ -190,10 +221,7 @@ class OutcomeStore(ShardFolder):
 
     def _require_complete(self) -> None:
         if not self.complete:
-            raise StoreError(
-                f"{self.path}: the store is not complete; run `casino-omaha enumerate "
-                f"--game {self.rules.name}` to finish it"
-            )
+            raise StoreError(f"{self.path}: the store is not complete; run `{self.enumerate_command()}` to finish it")
 
     def read_shard(self, i: int, into: StateCounts | None = None, at: int = 0, counts: bool = True) -> StateCounts:
         """One shard's states (checked), written into ``into`` at row ``at`` when given;
@@ -298,9 +326,24 @@ class OutcomeStore(ShardFolder):
 
     def derived(self, name: str, build: Callable[[OutcomeStore], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         """Pay-independent arrays computed from this complete store by ``build(store)``,
-        kept beside the shards and mapped (see :mod:`analysis.store.derived`)."""
+        kept beside the shards, checked and mapped (see :mod:`analysis.store.derived`);
+        damaged ones are made again, and said so on stderr."""
         self._require_complete()
-        return derived_arrays(self.path / "derived" / name, self.checksum, lambda: build(self))
+        arrays, self.derived_sha256[name] = derived_arrays(
+            self.path / "derived" / name,
+            self.checksum,
+            lambda: build(self),
+            self.writing,
+            self.fix_hint(),
+            lambda message: tqdm.write(message, file=sys.stderr),
+        )
+        return arrays
+
+    def check_derived(self) -> list[str]:
+        """Hash every derived array in full; remove the sets that are unfinished, stale or
+        damaged (made again when next used) and say what was wrong with each. Call it holding
+        the lock (:meth:`writing`)."""
+        return check_derived(self.path / "derived", self.checksum)
 
 
 def fingerprint(rules: Rules) -> str:

@@ -89,6 +89,11 @@ class ResultStore(ShardFolder):
         entry = self.entry(i)
         return entry["size"] if entry is not None and self.shard_path(i).exists() else 0
 
+    def has(self, sizes: dict[int, int]) -> bool:
+        """Whether every shard i is kept, sound, at ``sizes[i]`` or more: then a run has
+        nothing to compute and reads the folder without its lock (read-only media too)."""
+        return all(self.size(i) >= n and self.shard_is_sound(i) for i, n in sizes.items())
+
     def write(self, i: int, result: object, size: int) -> None:
         """Keep shard i's result (JSON-able, exact integers) and its checksum."""
         self.write_shard_bytes(i, json.dumps(result, separators=(",", ":")).encode(), size=size)

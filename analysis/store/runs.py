@@ -31,9 +31,10 @@ def ensure_store(rules: Rules, options: RunOptions | None = None, repair: bool =
     process enumerates a store at a time (the store's lock): a second one waits, then finds
     the first one's shards. A shard file that went missing is enumerated again; with
     ``repair``, every shard is checked against its checksums first and the damaged ones
-    too (a damaged manifest starts the store afresh). In this process, the next shard is
-    prepared and the last one written while the kernel counts the current one; with a
-    cluster in the options, the shards are counted by its workers.
+    too (a damaged manifest starts the store afresh), and every derived array is hashed:
+    a damaged set is removed, to be made again from the shards when next used. In this
+    process, the next shard is prepared and the last one written while the kernel counts
+    the current one; with a cluster in the options, the shards are counted by its workers.
     """
     options = options or RunOptions()
     store = _open(rules, options.root, repair)
@@ -47,6 +48,9 @@ def ensure_store(rules: Rules, options: RunOptions | None = None, repair: bool =
             store.forget(sorted(gone))
         if not store.complete:
             _enumerate(store, check_threads(options.threads), show, options.cluster)
+        if repair:
+            for problem in store.check_derived():
+                tqdm.write(f"{problem}: removed; made again from the shards when next used", file=sys.stderr)
     return store
 
 
@@ -59,9 +63,7 @@ def holding(store: ShardFolder, show: bool, holder: str) -> Iterator[None]:
         if show:
             tqdm.write(f"{store.path}: {holder}; waiting for it", file=sys.stderr)
 
-    with store.lock(on_wait=waiting):
-        store.reload()
-        store.clean_temporary()
+    with store.writing(on_wait=waiting):
         yield
 
 

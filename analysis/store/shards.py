@@ -9,6 +9,7 @@ the same names.
   shard) and ``manifest_sha256``, a SHA-256 of the rest; a manifest that does not match it
   is refused.
 * ``.lock``: held (``fcntl.flock``) by a writer for as long as it runs; a second writer waits.
+  Every writer holds it, so the next one removes the temporary files an interrupted one left.
 
 Every problem is a :class:`StoreError` that names the file and says how to fix it.
 """
@@ -153,6 +154,17 @@ class ShardFolder:
     def lock(self, on_wait: Callable[[], None] | None = None) -> AbstractContextManager[None]:
         """Hold the folder's lock file (another holder is waited for, ``on_wait`` told first)."""
         return folder_lock(self.path, on_wait)
+
+    @contextmanager
+    def writing(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        """Be the folder's one writer: hold its lock, read the manifest again (the last
+        holder may have changed it) and remove the temporary files any interrupted writer
+        left (no live writer can be using them: every writer holds the lock). Taking the
+        lock creates ``.lock``, so only writers call this: a complete folder is read without."""
+        with self.lock(on_wait):
+            self.reload()
+            self.clean_temporary()
+            yield
 
     def clean_temporary(self) -> None:
         """Remove temporary files that an interrupted writer left (call it holding the lock)."""

@@ -27,7 +27,7 @@ from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.model.cards import disjoint, format_cards, parse_cards
 from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable, PayTableSpec
-from analysis.model.rules import Rules, preset
+from analysis.model.rules import Rules, as_rules
 from analysis.store.outcome_store import OutcomeStore
 
 
@@ -112,7 +112,7 @@ def advise(
 ) -> Advice:
     """EV(call), EV(fold) and the optimal decision of one state, in antes; ``exposed``:
     dealer cards the player saw, ``dead``: other cards he knows are out of play."""
-    rules = preset(game) if isinstance(game, str) else game
+    rules = as_rules(game)
     paytable = PayTable.load(paytable)
     h, f = parse_state(rules, hole, flop)
     knowledge = Knowledge(

@@ -21,9 +21,10 @@ The panel is an output, like the report: no domain module imports it.
 from __future__ import annotations
 
 import base64
+import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from html import escape
@@ -37,7 +38,8 @@ from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
 from analysis.model.categories import CATEGORIES
-from analysis.model.numbers import as_fraction
+from analysis.model.errors import InputError
+from analysis.model.numbers import as_fraction, shown
 from analysis.model.paytable import PayTable, PayTableError, PayTableSpec
 from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier, qualifier_text
 from analysis.parallel.options import RunOptions
@@ -56,6 +58,9 @@ STRATEGY_CHOICES = ("optimal", "always-call", "simple")
 SWEEP_POINTS = 11
 #: Sweeps kept (each key: rules, strategy, convention, the pay swept and the other pays).
 SWEEP_CACHE = 64
+#: The longest file name (without .csv) the save button writes.
+NAME_LENGTH = 64
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def slider_range(pay: Fraction) -> tuple[float, float]:
@@ -70,6 +75,22 @@ def parse_edge(text: str) -> Fraction:
     """A target house edge: ``0.02``, ``2%`` or ``1/50``."""
     t = text.strip()
     return as_fraction(t[:-1]) / 100 if t.endswith("%") else as_fraction(t)
+
+
+def file_stem(name: str) -> str:
+    """A table name made safe as a CSV file name and as the CSV's comment line: letters,
+    digits, ``.``, ``_`` and ``-`` only (no path separator, control character or newline),
+    no ``..``, a letter or digit first (no formula for a spreadsheet), at most
+    :data:`NAME_LENGTH` characters; ``tuned`` when nothing is left."""
+    stem = re.sub(r"\.{2,}", ".", _UNSAFE.sub("-", name.strip())).lstrip("._-")[:NAME_LENGTH].rstrip(".")
+    return stem or "tuned"
+
+
+def _one_of(parameter: str, value: object, allowed: Iterable[object]) -> None:
+    """An InputError naming the parameter, the value (shortened) and the choices, unless allowed."""
+    choices = list(allowed)
+    if isinstance(value, bool) or value not in choices:  # True == 1, but not a call bet
+        raise InputError(f"tuning panel: {parameter} {shown(value)} is not one of: {', '.join(map(str, choices))}")
 
 
 class TuningPanel:
@@ -90,6 +111,20 @@ class TuningPanel:
         out_dir: str | Path = "reports",
         sweep_points: int = SWEEP_POINTS,
     ) -> None:
+        _one_of("game", game, PRESETS)
+        _one_of("strategy", strategy, STRATEGY_CHOICES)
+        _one_of("pays_on", pays_on, PAYS_ON)
+        if not isinstance(qualifier, str):
+            _one_of("qualifier", qualifier, QUALIFIERS)
+        _one_of("call_multiple", call_multiple, (OWN, *CALL_MULTIPLES))
+        if not isinstance(out_dir, (str, Path)):
+            raise InputError(f"tuning panel: out_dir must be a folder (str or Path), got {shown(out_dir)}")
+        if isinstance(sweep_points, bool) or not isinstance(sweep_points, int) or sweep_points < 2:
+            raise InputError(f"tuning panel: sweep_points must be a whole number >= 2: {shown(sweep_points)}")
+        if engine is not None and not isinstance(engine, ReturnEngine):
+            raise InputError(f"tuning panel: engine must be a ReturnEngine or None, got {type(engine).__name__}")
+        if options is not None and not isinstance(options, RunOptions):
+            raise InputError(f"tuning panel: options must be RunOptions or None, got {type(options).__name__}")
         rank: int | None | Literal["own"] = (
             OWN if qualifier == OWN else parse_qualifier(qualifier) if isinstance(qualifier, str) else qualifier
         )
@@ -274,7 +309,7 @@ class TuningPanel:
         if wrong:
             return None, f"not a number: {', '.join(wrong)}"
         try:
-            return self.start.with_pays(pays, name=self.name.value.strip() or "tuned"), ""
+            return self.start.with_pays(pays, name=file_stem(self.name.value)), ""
         except PayTableError as e:
             return None, str(e).split(": ", 1)[-1]
 
@@ -403,8 +438,10 @@ class TuningPanel:
         path.write_text(text, encoding="utf-8")
         self.saved = path
         link = base64.b64encode(text.encode()).decode()
+        typed = self.name.value
+        renamed = "" if table.name == typed else f" (the name {shown(typed)}, made a file name)"
         self._say(
-            f"saved <code>{escape(str(path.resolve()))}</code> "
+            f"saved <code>{escape(str(path.resolve()))}</code>{escape(renamed)} "
             f"(<a download='{escape(path.name)}' href='data:text/csv;base64,{link}'>download</a>); "
             f"<code>casino-omaha report --paytable {escape(str(path))}</code> reads it"
         )

@@ -30,7 +30,7 @@ from analysis.engine.statistics import exact_figures
 from analysis.engine.strategies import Strategy
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
-from analysis.model.numbers import NumberLike, as_fraction
+from analysis.model.numbers import NumberLike, as_bounds, as_fraction
 from analysis.model.payoffs import PAYS_ON, check_pays_on, outcome_payoffs
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.parallel.options import RunOptions
@@ -86,7 +86,7 @@ class Tuner:
         if not 1 <= len(ranges) <= 2:
             raise InputError("sweep varies one or two pays")
         _check_categories(ranges)
-        values = {c: [as_fraction(v) for v in vs] for c, vs in ranges.items()}
+        values = {c: [as_fraction(v, f"sweep {c}") for v in vs] for c, vs in ranges.items()}
         points = int(np.prod([len(v) for v in values.values()]))
         if points > MAX_SWEEP:
             raise InputError(f"a sweep of {points:,} tables is too large (at most {MAX_SWEEP:,}): widen the step")
@@ -122,11 +122,12 @@ class Tuner:
             raise InputError(f"vary names pay-table categories (known: {', '.join(CATEGORIES)})")
         if not integer and len(vary) > 1:
             raise InputError("a continuous solve varies one pay; give integer=True to search several")
-        limits = {c: _limits(bounds[c] if isinstance(bounds, Mapping) else bounds) for c in vary}
+        each = bounds.get if isinstance(bounds, Mapping) else lambda c: bounds
+        limits = {c: as_bounds(each(c), f"bounds of {c}") for c in vary}
         for c, (lo, hi) in limits.items():
             if not 0 <= lo <= hi:
                 raise InputError(f"bounds for {c} must satisfy 0 <= low <= high, got {lo}, {hi}")
-        target = as_fraction(target_house_edge)
+        target = as_fraction(target_house_edge, "target house edge")
         low_edge = self.house_edge(base.with_pays({c: limits[c][1] for c in vary}))
         high_edge = self.house_edge(base.with_pays({c: limits[c][0] for c in vary}))
         if not low_edge <= target <= high_edge:
@@ -266,9 +267,3 @@ def compare_paytables(
                     {"game": game, "paytable": s["paytable"], "pays_on": pays_on, **{f: s[f] for f in SUMMARY_FIELDS}}
                 )
     return pd.DataFrame(rows)
-
-
-def _limits(bounds: tuple[NumberLike, NumberLike]) -> tuple[Fraction, Fraction]:
-    """(low, high) of a pay varied, exactly."""
-    low, high = bounds
-    return as_fraction(low), as_fraction(high)
