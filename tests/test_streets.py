@@ -17,6 +17,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+import analysis.engine.streets as streets
 from analysis.counting.streets import RESULTS6
 from analysis.engine.streets import StreetFigures, solve_streets
 from analysis.hands.evaluate import best_strength, category_of, omaha_strength
@@ -28,6 +29,7 @@ from analysis.model.game import GameSpec, game_from_document, load_game
 from analysis.model.payoffs import outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import PRESETS
+from analysis.parallel.options import RunOptions
 from exact_figures import HOLDEM_OPTIMAL_EDGE
 
 UTH_BLIND = {
@@ -233,9 +235,12 @@ STRUCTURES = {
 
 
 @pytest.mark.parametrize("name", list(STRUCTURES))
-def test_every_count_equals_the_game_tree_played_deal_by_deal(name):
+def test_every_count_equals_the_game_tree_played_deal_by_deal(name, tmp_path, monkeypatch):
     game = game_from_document(STRUCTURES[name], name)
-    figures = solve_streets(game, threads=2, chunk=7)
+    monkeypatch.setattr(streets, "CHUNK", 5)  # several kernel calls per shard
+    figures = solve_streets(game, RunOptions(root=tmp_path, threads=2))
+    kept = solve_streets(game, RunOptions(threads=1), keep_states=True)  # in this process, states kept
+    assert kept.counts == figures.counts and kept.decisions == figures.decisions
     counts, decisions = brute_force(game)
     assert figures.total == game.rules.total_combinations == sum(counts.values())
     assert figures.counts == counts
@@ -274,15 +279,15 @@ def test_casino_holdem_file_settles_as_the_return_engine():
 
 
 @pytest.mark.slow
-def test_casino_holdem_through_the_street_engine_equals_the_return_engine():
-    figures = solve_streets(load_game("casino-holdem"), threads=2)
+def test_casino_holdem_through_the_street_engine_equals_the_return_engine(tmp_path):
+    figures = solve_streets(load_game("casino-holdem"), RunOptions(root=tmp_path))
     assert figures.house_edge == HOLDEM_OPTIMAL_EDGE
     assert figures.decisions == {("flop", "fold"): 5009105629440, ("flop", "bet 2"): 22804704394560}
 
 
 @pytest.fixture(scope="module")
 def uth() -> StreetFigures:
-    return solve_streets(load_game("ultimate-texas-holdem"), threads=2)
+    return solve_streets(load_game("ultimate-texas-holdem"))
 
 
 @pytest.mark.slow
@@ -405,15 +410,18 @@ dealer_not_qualifying = "action"
 def test_solve_and_games_commands(cli, tmp_path):
     path = tmp_path / "small.toml"
     path.write_text(SMALL_GAME)
-    exact = solve_streets(game_from_document(doc(), "x"))
-    out = cli("solve", "--game", path, "--format", "json", "--no-progress").json()
+    exact = solve_streets(game_from_document(doc(), "x"), RunOptions(root=tmp_path / "api"))
+    out = cli("solve", "--game", path, "--format", "json", "--no-progress", "--store", tmp_path / "cli").json()
     assert Fraction(out["house edge (per ante)"]) == exact.house_edge
     assert out["deals"] == exact.total
     assert out["decisions"] == {f"{s}: {o}": n for (s, o), n in exact.decisions.items()}
     changed = cli(
         "solve", "--game", path, "--blind", "straight=2", "--qualifier", "none", "--format", "json", "--no-progress"
     )
-    what_if = solve_streets(game_from_document(doc(), "x").with_blind({"straight": 2}).with_qualifier("none"))
+    what_if = solve_streets(
+        game_from_document(doc(), "x").with_blind({"straight": 2}).with_qualifier("none"),
+        RunOptions(root=tmp_path / "api"),
+    )
     assert Fraction(changed.json()["house edge (per ante)"]) == what_if.house_edge != exact.house_edge
     bad = cli("solve", "--game", path, "--blind", "flush")
     assert bad.returncode == 2 and "--blind 'flush': give CATEGORY=PAYS" in bad.stderr
@@ -425,3 +433,30 @@ def test_solve_and_games_commands(cli, tmp_path):
         "ultimate-texas-holdem",
     ]
     assert games[3]["decisions"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
+
+
+def test_a_solve_resumes_and_is_read_back(tmp_path):
+    game = game_from_document(doc(ranks="TJQKA", suits="cdh"), "resume")
+    options = RunOptions(root=tmp_path, threads=1)
+    plan_size = len(streets.shard_plan(game.rules))
+    assert plan_size >= 2
+    calls = []
+    original = streets._street_shard
+
+    def failing(job, flops, threads=None):
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # the run is stopped after its first shard
+        calls.append(len(flops))
+        return original(job, flops, threads)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(streets, "_street_shard", failing)
+        with pytest.raises(KeyboardInterrupt):
+            solve_streets(game, options)
+    kept = sorted(p.name for p in (tmp_path / "streets").glob("*/shard-*"))
+    assert len(kept) == 1
+    first = solve_streets(game, options)  # computes the shards that are missing
+    again = solve_streets(game, options)  # reads them back
+    fresh = solve_streets(game, RunOptions(threads=1), keep_states=True)
+    assert first.counts == again.counts == fresh.counts
+    assert first.checksum == again.checksum and first.store == again.store

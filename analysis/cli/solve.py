@@ -6,6 +6,7 @@ frequency and how often each option is taken at each street."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from analysis.cli.common import Subparsers, add_format, print_json, whole_number
 
@@ -22,6 +23,9 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--threads", type=whole_number(1, 256, "threads"), default=None, help="threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
+        "--store", type=Path, default=None, help="stores' root: the solve is kept under STORE/streets (resumable)"
+    )
+    p.add_argument(
         "--blind",
         action="append",
         default=[],
@@ -34,11 +38,10 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from analysis.engine.streets import solve_streets
     from analysis.model.errors import InputError
     from analysis.model.game import load_game
+    from analysis.parallel.options import RunOptions
 
     game = load_game(args.game)
     if args.blind:
@@ -51,13 +54,7 @@ def run(args: argparse.Namespace) -> int:
         game = game.with_blind(pays)
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
-    with tqdm(total=0, unit="flop class", desc=game.name, disable=args.no_progress) as bar:
-
-        def tick(done: int, total: int) -> None:
-            bar.total = total
-            bar.update(done - bar.n)
-
-        f = solve_streets(game, threads=args.threads, progress=tick)
+    f = solve_streets(game, RunOptions(root=args.store, threads=args.threads, progress=not args.no_progress))
     figures = {
         "game": game.name,
         "title": game.title,

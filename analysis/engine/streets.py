@@ -10,22 +10,28 @@ Work runs flop class by flop class, so memory stays at one chunk's states.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
-from analysis.counting.enumeration import plan, prepare
+from analysis.counting.enumeration import prepare
 from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, StreetCounts, count_streets, preflop_classes
-from analysis.counting.symmetry import canonical_states
+from analysis.counting.symmetry import FlopClass, canonical_states
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
 from analysis.model.game import GameSpec, Option
 from analysis.model.outcomes import colex_codes, state_keys
+from analysis.parallel.options import RunOptions
+from analysis.store.outcome_store import default_root, shard_plan
+from analysis.store.result_store import ResultStore
+from analysis.store.runs import run_into_store
 
 _INT64 = 1 << 62
 
@@ -103,6 +109,9 @@ class StreetFigures:
     #: canonical state keys (sorted) and the flop option each takes, when kept
     flop_keys: np.ndarray | None = field(default=None, repr=False)
     flop_options: np.ndarray | None = field(default=None, repr=False)
+    #: the result store the figures were read from and its checksum (None: counted in this process)
+    store: Path | None = None
+    checksum: str | None = None
 
     def preflop_choice(self, holes: np.ndarray) -> list[Option]:
         """The pre-flop option of each row of hole cards (its class's)."""
@@ -194,56 +203,139 @@ class StreetFigures:
         return pd.DataFrame(rows)
 
 
-def solve_streets(
-    game: GameSpec,
-    threads: int | None = None,
-    chunk: int = 64,
-    progress: Callable[[int, int], None] | None = None,
-    keep_states: bool = False,
-) -> StreetFigures:
-    """The optimal strategy of ``game`` and its exact figures, from nothing; with
-    ``keep_states`` the flop decision of every state is kept (for simulation and advice)."""
-    rules = game.rules
-    v = street_values(game)
-    coef = v.river_coef
+#: The method's version: part of a job's key, so a changed method never reads old shards.
+METHOD = "streets/1"
+#: Flop classes the kernel counts at a time inside a shard (bounds the memory of one call).
+CHUNK = 64
+
+
+@dataclass(frozen=True)
+class StreetJob:
+    """One exact solve of a game: its key names everything the shards depend on; a shard
+    is a list of flop classes (the outcome store's plan), its result the class sums."""
+
+    game: GameSpec
+
+    def key(self) -> dict[str, object]:
+        v = street_values(self.game)
+        return {
+            "method": METHOD,
+            "rules": self.game.rules.fingerprint(),
+            "streets": {s: [str(o) for o in opts] for s, opts in self.game.streets.items()},
+            "values": {str(m): [str(Fraction(int(x), v.scale)) for x in v.show[m]] for m in v.show},
+            "fold": str(self.game.fold_value),
+        }
+
+    def sums(self, flops: list[FlopClass], threads: int | None = None) -> ClassSums:
+        v = street_values(self.game)
+        sums = ClassSums.zero(len(preflop_classes(self.game.rules).codes), len(v.flop), len(v.river))
+        for start in range(0, len(flops), CHUNK):
+            p = prepare(self.game.rules, flops[start : start + CHUNK])
+            sums.add(count_streets(p, v.river_coef, preflop_classes(self.game.rules), threads), v)
+        return sums
+
+
+@dataclass
+class ClassSums:
+    """Per class of hole cards: every completion's table (what a pre-flop bet is settled
+    on), the tables of the states whose flop decision bets, the river tables of those that
+    check, the deals folded at the flop and the deals that took each flop option."""
+
+    pre_bet: np.ndarray  # classes x NCOLS6
+    flop_bet: np.ndarray  # classes x flop options x NCOLS6
+    river: np.ndarray  # classes x river options x NCOLS6
+    flop_fold: np.ndarray  # classes
+    flop_deals: np.ndarray  # classes x flop options
+
+    @classmethod
+    def zero(cls, nclass: int, nflop: int, nriv: int) -> ClassSums:
+        return cls(
+            np.zeros((nclass, NCOLS6), dtype=np.int64),
+            np.zeros((nclass, nflop, NCOLS6), dtype=np.int64),
+            np.zeros((nclass, nriv, NCOLS6), dtype=np.int64),
+            np.zeros(nclass, dtype=np.int64),
+            np.zeros((nclass, nflop), dtype=np.int64),
+        )
+
+    def add(self, sc: StreetCounts, v: StreetValues) -> np.ndarray:
+        """Decide the flop for every state counted, add its tables to its class's sums and
+        return each state's flop option (index)."""
+        return _add_chunk(sc, v, self)
+
+    def __iadd__(self, other: ClassSums) -> ClassSums:
+        for name in ("pre_bet", "flop_bet", "river", "flop_fold", "flop_deals"):
+            getattr(self, name).__iadd__(getattr(other, name))
+        return self
+
+    def to_json(self) -> dict[str, object]:
+        return {name: [list(a.shape), a.ravel().tolist()] for name, a in vars(self).items()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ClassSums:
+        arrays = {}
+        for name in ("pre_bet", "flop_bet", "river", "flop_fold", "flop_deals"):
+            shape, flat = data[name]
+            arrays[name] = np.array(flat, dtype=np.int64).reshape(tuple(int(n) for n in shape))
+        return cls(**arrays)
+
+
+def _street_shard(job: StreetJob, flops: list[FlopClass], threads: int | None = None) -> dict[str, object]:
+    return job.sums(flops, threads).to_json()
+
+
+def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states: bool = False) -> StreetFigures:
+    """The optimal strategy of ``game`` and its exact figures. The class sums of each shard
+    of flop classes are kept in a result store (``streets/`` under the store root): a run
+    resumes an interrupted one, a solved game is read back, and the shards run on the
+    options' cluster when there is one. With ``keep_states`` the game is counted here,
+    in this process, and every state's flop decision is kept (for simulation and advice)."""
+    options = options or RunOptions()
+    if not isinstance(game, GameSpec):
+        raise InputError(f"solve_streets: game must be a GameSpec (load_game), not {type(game).__name__}")
+    job, v, rules = StreetJob(game), street_values(game), game.rules
     classes = preflop_classes(rules)
-    nclass, nriv, nflop = len(classes.codes), len(v.river), len(v.flop)
-    pre_bet = np.zeros((nclass, NCOLS6), dtype=np.int64)  # every completion, by class
-    flop_bet = np.zeros((nclass, nflop, NCOLS6), dtype=np.int64)  # states whose flop option bets
-    river_tab = np.zeros((nclass, nriv, NCOLS6), dtype=np.int64)  # states that check the flop
-    flop_fold = np.zeros(nclass, dtype=np.int64)  # deals folded at the flop
-    flop_deals = np.zeros((nclass, nflop), dtype=np.int64)
-    flops = plan(rules)
-    keys, choices = [], []
-    for start in range(0, len(flops), chunk):
-        p = prepare(rules, flops[start : start + chunk])
-        sc = count_streets(p, coef, classes, threads)
-        choice = _add_chunk(sc, v, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
-        if keep_states:
-            flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
-            keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
-            choices.append(choice.astype(np.int8))
-        if progress is not None:
-            progress(min(start + chunk, len(flops)), len(flops))
-    figures = _preflop(v, classes, pre_bet, flop_bet, river_tab, flop_fold, flop_deals)
+    plan = shard_plan(rules)
     if keep_states:
+        sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
+        keys, choices = [], []
+        flops = [fc for shard in plan for fc in shard]
+        with tqdm(total=len(flops), unit="flop", desc=game.name, disable=not options.show_progress()) as bar:
+            for start in range(0, len(flops), CHUNK):
+                p = prepare(rules, flops[start : start + CHUNK])
+                choice = sums.add(count_streets(p, v.river_coef, classes, options.threads), v)
+                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+                keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
+                choices.append(choice.astype(np.int8))
+                bar.update(len(p.flop_cards))
+        figures = _preflop(v, classes, sums)
         all_keys = np.concatenate(keys)
         order = np.argsort(all_keys)
-        figures = replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(choices)[order])
-    return figures
+        return replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(choices)[order])
+    folder = (options.root if options.root is not None else default_root()) / "streets"
+    store = ResultStore.for_job("streets", job.key(), folder)
+    run_into_store(
+        store,
+        _street_shard,
+        {i: (job, flops) for i, flops in enumerate(plan)},
+        {i: len(flops) for i, flops in enumerate(plan)},
+        f"{game.name}: every deal, exactly",
+        options,
+    )
+    sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
+    for i in range(len(plan)):
+        sums += ClassSums.from_json(store.read(i))
+    return replace(_preflop(v, classes, sums), store=store.path, checksum=store.checksum(list(range(len(plan)))))
 
 
-def _add_chunk(
-    sc: StreetCounts,
-    v: StreetValues,
-    pre_bet: np.ndarray,
-    flop_bet: np.ndarray,
-    river_tab: np.ndarray,
-    flop_fold: np.ndarray,
-    flop_deals: np.ndarray,
-) -> np.ndarray:
-    """Decide the flop for every state of a chunk, add its tables to its class's sums and
-    return each state's flop option (index)."""
+def _add_chunk(sc: StreetCounts, v: StreetValues, sums: ClassSums) -> np.ndarray:
+    """See :meth:`ClassSums.add`."""
+    pre_bet, flop_bet, river_tab, flop_fold, flop_deals = (
+        sums.pre_bet,
+        sums.flop_bet,
+        sums.river,
+        sums.flop_fold,
+        sums.flop_deals,
+    )
     bet = sc.bet.astype(np.int64)
     riv = sc.river.astype(np.int64)
     completions = bet.sum(axis=1)
@@ -263,17 +355,16 @@ def _add_chunk(
     return choice
 
 
-def _preflop(
-    v: StreetValues,
-    classes: PreflopClasses,
-    pre_bet: np.ndarray,
-    flop_bet: np.ndarray,
-    river_tab: np.ndarray,
-    flop_fold: np.ndarray,
-    flop_deals: np.ndarray,
-) -> StreetFigures:
+def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> StreetFigures:
     """Decide pre-flop per class of hole cards and gather the counts of the chosen paths."""
     game, rules = v.game, v.game.rules
+    pre_bet, flop_bet, river_tab, flop_fold, flop_deals = (
+        sums.pre_bet,
+        sums.flop_bet,
+        sums.river,
+        sums.flop_fold,
+        sums.flop_deals,
+    )
     pre_opts, flop_opts, river, show, fold_int = v.preflop, v.flop, v.river, v.show, v.fold
     counts: dict[tuple[str, int, str, str], int] = {}
     decisions: dict[tuple[str, str], int] = {}

@@ -8,7 +8,6 @@ resumes where it stopped, and a damaged shard is computed again.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,6 @@ from analysis.model.errors import InputError
 from analysis.model.numbers import shown
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules, as_rules
-from analysis.parallel.cluster import run_shards
 from analysis.parallel.options import RunOptions
 from analysis.protection.edges import ExposureResult, exposure_result
 from analysis.protection.exposure import ExposureJob, ExposureSums
@@ -33,7 +31,7 @@ from analysis.protection.sampling import (
 )
 from analysis.store.outcome_store import OutcomeStore, shard_plan
 from analysis.store.result_store import ResultStore, results_folder, stored_jobs
-from analysis.store.runs import holding
+from analysis.store.runs import run_into_store
 from analysis.strategy.simple import derive_simple_strategy
 
 
@@ -56,34 +54,6 @@ def _sample_shard(job: SampleJob, shard: int, count: int, threads: int | None = 
     return job.margins(shard, count, threads)
 
 
-def _locked_run(
-    store: ResultStore,
-    fn: Callable[..., object],
-    todo: dict[int, tuple[Any, ...]],
-    sizes: dict[int, int],
-    desc: str,
-    options: RunOptions,
-) -> int:
-    """Compute the shards ``todo`` into the store, holding its lock; returns how many."""
-    if store.has(sizes):
-        return 0
-    show = options.show_progress()
-    with holding(store, show, "another run of this job is writing"):
-        store.forget_damaged()
-        todo = {i: args for i, args in todo.items() if store.size(i) < sizes[i]}
-        run_shards(
-            options.cluster,
-            fn,
-            todo,
-            lambda i, result: store.write(i, result, sizes[i]),
-            desc,
-            show,
-            total=len(sizes),
-            threads=options.threads,
-        )
-    return len(todo)
-
-
 def exposure_run(
     rules: Rules,
     paytable: PayTableSpec = None,
@@ -104,7 +74,7 @@ def exposure_run(
     job.coefficients()  # a pay table the kernel cannot take exactly is refused before any work
     plan = shard_plan(rules)
     store = ResultStore.for_job("exposure", job.key(), options.results or results_folder(options.root))
-    computed = _locked_run(
+    computed = run_into_store(
         store,
         _exposure_shard,
         {i: (job, flops) for i, flops in enumerate(plan)},
@@ -144,7 +114,7 @@ def sampled_run(
     job = SampleJob(rules, paytable, pays_on, information, seed)
     sizes = dict(enumerate(job.shards(samples)))
     store = ResultStore.for_job("sampled", job.key(), options.results or results_folder(options.root))
-    computed = _locked_run(
+    computed = run_into_store(
         store,
         _sample_shard,
         {i: (job, i, count) for i, count in sizes.items()},

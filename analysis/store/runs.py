@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -21,6 +22,7 @@ from analysis.parallel.cluster import Cluster, run_shards
 from analysis.parallel.options import RunOptions
 from analysis.parallel.threads import check_threads
 from analysis.store.outcome_store import OutcomeStore, shard_plan
+from analysis.store.result_store import ResultStore
 from analysis.store.shards import ShardFolder, StoreError
 
 
@@ -65,6 +67,36 @@ def holding(store: ShardFolder, show: bool, holder: str) -> Iterator[None]:
 
     with store.writing(on_wait=waiting):
         yield
+
+
+def run_into_store(
+    store: ResultStore,
+    fn: Callable[..., object],
+    todo: dict[int, tuple[Any, ...]],
+    sizes: dict[int, int],
+    desc: str,
+    options: RunOptions,
+) -> int:
+    """Compute the shards ``todo`` of a job into its result store, holding its lock, in
+    this process or on the options' cluster; a complete store is read as it is. Returns
+    how many shards were computed (the others were kept from earlier runs)."""
+    if store.has(sizes):
+        return 0
+    show = options.show_progress()
+    with holding(store, show, "another run of this job is writing"):
+        store.forget_damaged()
+        todo = {i: args for i, args in todo.items() if store.size(i) < sizes[i]}
+        run_shards(
+            options.cluster,
+            fn,
+            todo,
+            lambda i, result: store.write(i, result, sizes[i]),
+            desc,
+            show,
+            total=len(sizes),
+            threads=options.threads,
+        )
+    return len(todo)
 
 
 def _open(rules: Rules, root: Path | None, repair: bool) -> OutcomeStore:
