@@ -3,12 +3,14 @@
 from .engine.result import GameResult
 from .engine.return_engine import ReturnEngine, load_engine
 from .engine.simulation import simulate_strategy
+from .engine.streets import StreetFigures, solve_streets
 from .engine.variants import CALL_MULTIPLES, QUALIFIERS, Engines, rule_grid, variant_rules
 from .hands.classes import HAND_CLASSES, hand_profile
 from .hands.evaluate import describe, describe_omaha
 from .model.cards import format_cards, parse_cards
 from .model.categories import CATEGORIES
 from .model.errors import AnalysisError, InputError
+from .model.game import GameSpec, Option, load_game, shipped_games
 from .model.outcomes import COLUMNS, StateCounts
 from .model.paytable import PayTable, PayTableError
 from .model.rules import PAYS_ON, PRESETS, Rules, preset
@@ -48,5 +50,6 @@ from .strategy.advice import advise
 from .strategy.by_hand import StrategyAnalysis, analyse_strategy
 from .strategy.registry import STRATEGIES
 from .strategy.simple import SimpleStrategy, derive_simple_strategy
+from .strategy.street_advice import StreetAdvice, advise_street
 from .tuning.panel import TuningPanel, tuning_panel
 from .tuning.tuner import Tuner, compare_paytables, solve_paytable
