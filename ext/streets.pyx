@@ -8,9 +8,11 @@ non-qualifying hands split by win / tie / loss (their play bets still have actio
 tables per state:
 
 * ``bet``: every completion (what a bet made before the river is settled on);
-* ``river[o]``: the completions whose board makes river option ``o`` the best, the river
-  decision taken board by board with the exact integer values ``coef`` of each option per
-  dealer hand (first option wins a tie: the caller orders them by money at risk).
+* ``river[o]`` for o >= 1: the completions whose board makes river option ``o`` the best,
+  the river decision taken board by board with the exact integer values ``coef`` of each
+  option per dealer hand (first option wins a tie: the caller orders them by money at risk).
+  Option 0's table is the bet table minus the others, so it is not written (its counts go
+  to six scratch columns at the end of the row): a narrower row is less memory to stream.
 
 The boards, classes and inclusion-exclusion are those of ``enumerator.pyx``
 (``classes.pxd``); only what is added per holding differs.
@@ -23,6 +25,10 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
                       board_classes, carve, check_flop_layout, flop_holdings, make_game, sweep_dealers)
 from poker cimport NCATEGORIES, flush_suit
+
+
+cdef extern from "sums.h":
+    void add6_masked "sums_add6_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
 
 
 cdef enum:
@@ -79,7 +85,7 @@ cdef void class_results(const Game* g, Work* work, const int64_t* coef, int nopt
                 best = o
                 bestv = v
         work.boff[c.index] = <uint16_t>(cat * NRES)
-        work.roff[c.index] = <uint16_t>(NSCOLS + best * NSCOLS + cat * NRES)
+        work.roff[c.index] = <uint16_t>(best * NSCOLS + cat * NRES if best > 0 else nopt * NSCOLS)
 
 
 cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, const int8_t* flop,
@@ -87,7 +93,7 @@ cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, co
                      Py_ssize_t ntr, uint32_t* out, Work* w) noexcept nogil:
     """Add every turn/river pair's counts to the rows of one flop's holdings."""
     cdef Py_ssize_t h, x
-    cdef int scen, c, s, i
+    cdef int scen, c, s
     cdef int board[5]
     cdef uint64_t trm
     cdef const uint16_t* hc
@@ -117,9 +123,8 @@ cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, co
             c = hc[h]
             keep = 0u - <uint32_t>((hmask[h] & trm) == 0)
             r = res + c * NRES
-            for i in range(NRES):
-                o[boff[c] + i] += r[i] & keep
-                o[roff[c] + i] += r[i] & keep
+            add6_masked(o + boff[c], r, keep)
+            add6_masked(o + roff[c], r, keep)
             o += ncols
 
 
@@ -160,13 +165,13 @@ def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
                   const int64_t[::1] tr_offsets,
                   const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
                   const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1):
-    """Add to ``out`` (one row per holding: the bet table, then one river table per option,
-    each category x 6 dealer results) the counts of every completion of every state laid out
+    """Add to ``out`` (one row per holding: the bet table, then the river tables of options
+    1.., each category x 6 dealer results, then 6 scratch columns) the counts of every completion of every state laid out
     as for ``analysis._enumerator.count_states``. ``coef[o]`` is river option o's value per
     dealer hand, by category x result, in any common integer unit."""
     cdef Py_ssize_t nf = flops.shape[0], f
     cdef int nopt = coef.shape[0]
-    cdef int ncols = NSCOLS * (1 + nopt)
+    cdef int ncols = NSCOLS * nopt + NRES
     if k not in (2, 3) or holdings.shape[1] != k:
         raise ValueError("count_streets: holdings must have 2 or 3 cards")
     if nopt < 1 or nopt > MAXOPT or coef.shape[1] != NSCOLS:

@@ -66,7 +66,7 @@ def count_streets(p: Prepared, coef: np.ndarray, classes: PreflopClasses, thread
     """Run the multi-street kernel on prepared flop classes (releases the GIL)."""
     rules = p.rules
     nopt = coef.shape[0]
-    out = np.zeros((len(p.holdings), NCOLS6 * (1 + nopt)), dtype=np.uint32)
+    out = np.zeros((len(p.holdings), NCOLS6 * nopt + len(RESULTS6)), dtype=np.uint32)
     _streets.count_streets(
         rules.hole_cards,
         rules.omaha,
@@ -84,9 +84,12 @@ def count_streets(p: Prepared, coef: np.ndarray, classes: PreflopClasses, thread
         out,
         check_threads(threads),
     )
+    bet = out[:, :NCOLS6]
+    others = out[:, NCOLS6 : NCOLS6 * nopt].reshape(len(out), nopt - 1, NCOLS6)
+    first = bet - others.sum(axis=1, dtype=np.uint32)  # option 0: every completion the others did not take
     return StreetCounts(
         weight=p.weights.astype(np.int64),
         klass=classes.of(p.holdings, rules),
-        bet=out[:, :NCOLS6],
-        river=out[:, NCOLS6:].reshape(len(out), nopt, NCOLS6),
+        bet=bet,
+        river=np.concatenate([first[:, None, :], others], axis=1),
     )

@@ -1,4 +1,4 @@
-/* Exact sums of the counting kernels (enumerator.pyx, exposure.pyx): the four counts of a
+/* Exact sums of the counting kernels (enumerator.pyx, exposure.pyx, streets.pyx): the four counts of a
    holding by dealer result (not qualifying, player wins, tie, dealer wins) added as one
    16-byte vector, and signed sums wider than 64 bits. Plain C because Cython has neither
    vector types nor a 128-bit integer. */
@@ -17,6 +17,19 @@ static inline void sums_add4_masked(unsigned int* o, const unsigned int* r, unsi
     memcpy(&add, r, 16);
     acc += add & mask;
     memcpy(o, &acc, 16);
+}
+
+typedef unsigned int sums_v2u __attribute__((vector_size(8)));
+
+/* o[0..5] += r[0..5] where keep is all ones: a 4-wide and a 2-wide vector add, the street
+   kernel's six dealer results of a holding */
+static inline void sums_add6_masked(unsigned int* o, const unsigned int* r, unsigned int keep) {
+    sums_v2u acc2, add2, mask2 = {keep, keep};
+    sums_add4_masked(o, r, keep);
+    memcpy(&acc2, o + 4, 8);
+    memcpy(&add2, r + 4, 8);
+    acc2 += add2 & mask2;
+    memcpy(o + 4, &acc2, 8);
 }
 
 /* acc[0..3] += n x r[0..3] (four 16-bit counts): one vector multiply-add, the exposure
