@@ -139,9 +139,11 @@ class RiverDecider:
             part = slice(start, start + per_chunk)
             dealer = self.dealer_strengths(hole[part], board[part]).astype(np.int64)
             p = player[part].astype(np.int64)[:, None]
-            qualifies = dealer >= self.settlement.qualifier
-            sign = np.sign(p - dealer)
-            counts = np.stack([((qualifies == q) & (sign == s)).sum(axis=1) for q, s in _BUCKETS], axis=1)
+            # bucket of each dealer holding: 3 * qualifies + (0 win, 1 tie, 2 loss), as _BUCKETS
+            bucket = 3 * (dealer >= self.settlement.qualifier) + 1 - np.sign(p - dealer)
+            rows = np.arange(len(dealer))[:, None] * len(_BUCKETS)
+            counts = np.bincount((rows + bucket).ravel(), minlength=len(dealer) * len(_BUCKETS))
+            counts = counts.reshape(len(dealer), len(_BUCKETS))
             q_arr = np.array([q for q, _ in _BUCKETS])
             s_arr = np.array([s for _, s in _BUCKETS])
             cat = category[part][:, None]
