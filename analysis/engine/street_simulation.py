@@ -123,7 +123,8 @@ class RiverDecider:
             pairs = unseen[:, self.pairs].reshape(-1, 2)
             boards = np.repeat(board.astype(np.int8), len(self.pairs), axis=0)
             pair_strength = omaha_strength(pairs, boards, self.threads).reshape(n, len(self.pairs))
-            return pair_strength[:, self.trip_pairs].max(axis=2)
+            a, b, c = (pair_strength[:, self.trip_pairs[:, j]] for j in range(3))
+            return np.maximum(np.maximum(a, b), c)
         held = unseen[:, self.holdings]
         boards = np.broadcast_to(board.astype(np.int8)[:, None, :], (n, len(self.holdings), 5))
         cards = np.concatenate([held, boards], axis=2).reshape(-1, self.k + 5)
@@ -137,13 +138,15 @@ class RiverDecider:
         out = np.empty(len(hole), dtype=np.int64)
         for start in range(0, len(hole), per_chunk):
             part = slice(start, start + per_chunk)
-            dealer = self.dealer_strengths(hole[part], board[part]).astype(np.int64)
-            p = player[part].astype(np.int64)[:, None]
-            # bucket of each dealer holding: 3 * qualifies + (0 win, 1 tie, 2 loss), as _BUCKETS
-            bucket = 3 * (dealer >= self.settlement.qualifier) + 1 - np.sign(p - dealer)
-            rows = np.arange(len(dealer))[:, None] * len(_BUCKETS)
-            counts = np.bincount((rows + bucket).ravel(), minlength=len(dealer) * len(_BUCKETS))
-            counts = counts.reshape(len(dealer), len(_BUCKETS))
+            dealer = self.dealer_strengths(hole[part], board[part])  # uint16, as the player's
+            p = player[part][:, None]
+            qual, win, tie = dealer >= self.settlement.qualifier, dealer < p, dealer == p
+            n_qual, n_win, n_tie = (np.count_nonzero(x, axis=1) for x in (qual, win, tie))
+            q_win, q_tie = np.count_nonzero(qual & win, axis=1), np.count_nonzero(qual & tie, axis=1)
+            nq_win, nq_tie = n_win - q_win, n_tie - q_tie
+            nq_loss = self.dealers - n_qual - nq_win - nq_tie
+            # dealer holdings in each bucket, in the order of _BUCKETS
+            counts = np.stack([nq_win, nq_tie, nq_loss, q_win, q_tie, n_qual - q_win - q_tie], axis=1)
             q_arr = np.array([q for q, _ in _BUCKETS])
             s_arr = np.array([s for _, s in _BUCKETS])
             cat = category[part][:, None]
