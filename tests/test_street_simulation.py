@@ -120,9 +120,9 @@ def test_ultimate_texas_holdem_simulation_agrees_with_the_exact_engine():
 
 @pytest.mark.slow
 def test_casino_holdem_through_the_street_engine_simulation_agrees():
-    check(figures_of("casino-holdem"), 3_000_000, seed=18)
+    check(figures_of("casino-holdem"), 4_000_000, seed=18)
 
 
 @pytest.mark.slow
 def test_casino_omaha_ultimate_simulation_agrees_with_the_exact_engine():
-    check(figures_of("casino-omaha-ultimate"), 200_000, seed=18)
+    check(figures_of("casino-omaha-ultimate"), 500_000, seed=18)
