@@ -24,13 +24,14 @@ from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, game_from_document, load_game, shipped_games
+from analysis.parallel.options import RunOptions
 
 
 @cache
 def figures_of(name: str) -> StreetFigures:
     """A game's exact figures with every flop decision kept, solved once per session."""
     game = game_from_document(STRUCTURES[name], name) if name in STRUCTURES else load_game(name)
-    return solve_streets(game, threads=2, keep_states=True)
+    return solve_streets(game, RunOptions(threads=2), keep_states=True)
 
 
 def rate_z(sim: StreetSimulation, figures: StreetFigures) -> dict[tuple[str, str], float]:
@@ -97,7 +98,7 @@ def test_a_wrong_flop_strategy_is_detected():
     # every flop decision flipped (check <-> bet 2) on the small-deck Ultimate without its
     # blind (whose 500-to-1 royal on a 12-card deck would swamp any difference)
     game = game_from_document(doc(blind=False), "no blind")
-    figures = solve_streets(game, threads=2, keep_states=True)
+    figures = solve_streets(game, RunOptions(threads=2), keep_states=True)
     assert figures.flop_options is not None
     assert check(figures, 400_000, seed=18).z is not None
     flipped = replace(figures, flop_options=(1 - figures.flop_options).astype(np.int8))

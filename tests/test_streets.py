@@ -460,3 +460,15 @@ def test_a_solve_resumes_and_is_read_back(tmp_path):
     fresh = solve_streets(game, RunOptions(threads=1), keep_states=True)
     assert first.counts == again.counts == fresh.counts
     assert first.checksum == again.checksum and first.store == again.store
+
+
+def test_a_solve_that_keeps_states_leaves_the_store_for_the_next(tmp_path, monkeypatch):
+    game = game_from_document(doc(ranks="TJQKA", suits="cdh"), "kept")
+    kept = solve_streets(game, RunOptions(root=tmp_path, threads=1), keep_states=True)
+
+    def no_counting(*args, **kwargs):
+        raise AssertionError("the shards were counted again")
+
+    monkeypatch.setattr(streets, "_street_shard", no_counting)
+    read = solve_streets(game, RunOptions(root=tmp_path, threads=1))
+    assert read.counts == kept.counts and read.checksum is not None

@@ -10,6 +10,7 @@ Work runs flop class by flop class, so memory stays at one chunk's states.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
@@ -31,7 +32,7 @@ from analysis.model.outcomes import colex_codes, state_keys
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import default_root, shard_plan
 from analysis.store.result_store import ResultStore
-from analysis.store.runs import run_into_store
+from analysis.store.runs import holding, run_into_store
 
 _INT64 = 1 << 62
 
@@ -295,29 +296,16 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     job, v, rules = StreetJob(game), street_values(game), game.rules
     classes = preflop_classes(rules)
     plan = shard_plan(rules)
-    if keep_states:
-        sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
-        keys, choices = [], []
-        flops = [fc for shard in plan for fc in shard]
-        with tqdm(total=len(flops), unit="flop", desc=game.name, disable=not options.show_progress()) as bar:
-            for start in range(0, len(flops), CHUNK):
-                p = prepare(rules, flops[start : start + CHUNK])
-                choice = sums.add(count_streets(p, v.river_coef, classes, options.threads), v)
-                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
-                keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
-                choices.append(choice.astype(np.int8))
-                bar.update(len(p.flop_cards))
-        figures = _preflop(v, classes, sums)
-        all_keys = np.concatenate(keys)
-        order = np.argsort(all_keys)
-        return replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(choices)[order])
     folder = (options.root if options.root is not None else default_root()) / "streets"
     store = ResultStore.for_job("streets", job.key(), folder)
+    sizes = {i: len(flops) for i, flops in enumerate(plan)}
+    if keep_states:
+        return _solve_keeping_states(job, v, classes, plan, store, sizes, options)
     run_into_store(
         store,
         _street_shard,
         {i: (job, flops) for i, flops in enumerate(plan)},
-        {i: len(flops) for i, flops in enumerate(plan)},
+        sizes,
         f"{game.name}: every deal, exactly",
         options,
     )
@@ -325,6 +313,47 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     for i in range(len(plan)):
         sums += ClassSums.from_json(store.read(i))
     return replace(_preflop(v, classes, sums), store=store.path, checksum=store.checksum(list(range(len(plan)))))
+
+
+def _solve_keeping_states(
+    job: StreetJob,
+    v: StreetValues,
+    classes: PreflopClasses,
+    plan: list[list[FlopClass]],
+    store: ResultStore,
+    sizes: dict[int, int],
+    options: RunOptions,
+) -> StreetFigures:
+    """Count every shard in this process, keeping each state's flop decision; the shards'
+    sums are written to the job's result store too (when it is not already complete), so a
+    later solve of the same game reads them back instead of counting again."""
+    rules = job.game.rules
+    total = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
+    keys, choices = [], []
+    complete = store.has(sizes)
+    with ExitStack() as stack:
+        if not complete:
+            stack.enter_context(holding(store, options.show_progress(), "another run of this job is writing"))
+            store.forget_damaged()
+        bar = stack.enter_context(
+            tqdm(total=sum(sizes.values()), unit="flop", desc=job.game.name, disable=not options.show_progress())
+        )
+        for i, flops in enumerate(plan):
+            sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
+            for start in range(0, len(flops), CHUNK):
+                p = prepare(rules, flops[start : start + CHUNK])
+                choice = sums.add(count_streets(p, v.river_coef, classes, options.threads), v)
+                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+                keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
+                choices.append(choice.astype(np.int8))
+                bar.update(len(p.flop_cards))
+            if not complete and store.size(i) < sizes[i]:
+                store.write(i, sums.to_json(), sizes[i])
+            total += sums
+    figures = _preflop(v, classes, total)
+    all_keys = np.concatenate(keys)
+    order = np.argsort(all_keys)
+    return replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(choices)[order])
 
 
 def _add_chunk(sc: StreetCounts, v: StreetValues, sums: ClassSums) -> np.ndarray:
