@@ -13,6 +13,7 @@ import dask.config
 import pytest
 
 from analysis.model.errors import InputError
+from analysis.model.numbers import shown
 from analysis.parallel import cluster as cluster_module
 from analysis.parallel.cluster import Cluster, ClusterError, check_scheduler
 from deadline import deadline
@@ -75,9 +76,10 @@ def test_an_address_dask_cannot_use_is_refused_before_connecting(address, why):
 def test_a_long_address_is_not_echoed_whole():
     with deadline(5), pytest.raises(InputError) as e:
         Cluster("tcp://" + "h" * 5000)
-    shown = repr("tcp://" + "h" * 54)  # the first 60 characters
     why = "the port is missing or not from 1 to 65535"
-    assert str(e.value) == f"scheduler: {shown}... is not a dask scheduler address ({why}); {FORM}"
+    cut = shown("tcp://" + "h" * 5000, 60)
+    assert str(e.value) == f"scheduler: {cut} is not a dask scheduler address ({why}); {FORM}"
+    assert cut.endswith("...' (5,006 characters)") and len(str(e.value)) < 250
 
 
 def test_usable_addresses_are_kept_in_dask_form():

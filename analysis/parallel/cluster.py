@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -109,6 +110,11 @@ def probe_scheduler(address: str, connection_args: dict[str, Any], timeout: floa
     first bytes of a peer that is not dask for the size of a message (exabytes: refused at
     once, or reserved but never filled until the timeout). Runs on its own thread and event
     loop, so that it works from a notebook's running loop too."""
+    parts = urlsplit(address)
+    try:  # a closed port is refused at once (dask's connect would retry it until the timeout)
+        socket.create_connection((parts.hostname, parts.port or 0), timeout=timeout).close()
+    except OSError as e:
+        raise ClusterError(f"cannot reach the dask scheduler at {address} ({e})") from None
     with ThreadPoolExecutor(1) as pool:
         try:
             pool.submit(asyncio.run, _handshake(address, connection_args, timeout)).result()
