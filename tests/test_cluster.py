@@ -10,9 +10,12 @@ import time
 from contextlib import contextmanager
 
 import pytest
+from test_streets import doc
 
 from analysis.counting.enumeration import count_flops, plan
 from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.streets import solve_streets
+from analysis.model.game import game_from_document
 from analysis.model.rules import preset
 from analysis.parallel import cluster as cluster_module
 from analysis.parallel.cluster import connect_cluster
@@ -136,7 +139,10 @@ def test_local_cluster_equals_a_run_in_this_process(tmp_path):
     _, margins_here, run_here = protection_runs.sampled_run(
         rules, info, 600, 1, options=RunOptions(results=tmp_path / "here", progress=False)
     )
+    game = game_from_document(doc(ranks="TJQKA", suits="cdh"), "a game of several shards")
+    solved_here = solve_streets(game, RunOptions(root=tmp_path / "here", progress=False))
     with connect_cluster(workers=2) as cluster:
+        solved_there = solve_streets(game, RunOptions(root=tmp_path / "there", cluster=cluster, progress=False))
         there = runs.ensure_store(rules, RunOptions(root=tmp_path / "there", cluster=cluster, progress=False))
         _, sums, _ = protection_runs.exposure_run(
             rules, engine=engine, options=RunOptions(results=tmp_path / "there", cluster=cluster, progress=False)
@@ -147,6 +153,8 @@ def test_local_cluster_equals_a_run_in_this_process(tmp_path):
         assert cluster.local and cluster.dashboard.startswith("http://127.0.0.1:")
     assert there.checksum == here.checksum
     assert sums.digest() == sums_here.digest() and margins == margins_here and run.checksum == run_here.checksum
+    assert solved_there.counts == solved_here.counts and solved_there.checksum == solved_here.checksum
+    assert solved_there.store != solved_here.store
 
 
 def test_an_interrupted_run_resumes_and_a_damaged_shard_is_computed_again(tmp_path, monkeypatch):
