@@ -22,12 +22,12 @@ from analysis.cli.common import rules_for
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.rules import preset
 from analysis.parallel.options import RunOptions
-from analysis.protection.runs import _locked_run
 from analysis.report.build import metadata_table
 from analysis.store import atomic, derived, runs, shards
 from analysis.store import outcome_store as store_module
 from analysis.store.outcome_store import OutcomeStore
 from analysis.store.result_store import ResultStore
+from analysis.store.runs import run_into_store
 from analysis.store.shards import StoreError
 from exact_figures import HOLDEM_OPTIMAL_EDGE
 
@@ -287,12 +287,12 @@ def test_a_complete_result_store_on_read_only_media_reads(tmp_path, monkeypatch,
     before = listing(target)
     refuse_the_lock(monkeypatch)
     copy = ResultStore(target, "exposure", key)
-    computed = _locked_run(copy, lambda *a: pytest.fail("computed again"), {0: (), 1: ()}, sizes, "test", QUIET)
+    computed = run_into_store(copy, lambda *a: pytest.fail("computed again"), {0: (), 1: ()}, sizes, "test", QUIET)
     assert computed == 0 and [copy.read(i) for i in sizes] == [[0, 0, 0], [1, 1]]
     assert listing(target) == before
     # a shard short of its size still needs the writer, which read-only media refuse
     with pytest.raises(PermissionError):
-        _locked_run(copy, lambda *a: pytest.fail("computed"), {0: (), 1: ()}, {0: 3, 1: 4}, "test", QUIET)
+        run_into_store(copy, lambda *a: pytest.fail("computed"), {0: (), 1: ()}, {0: 3, 1: 4}, "test", QUIET)
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
