@@ -131,6 +131,29 @@ def test_the_page_is_self_contained(small):
         assert f">{heading}</h2>" in text
 
 
+@pytest.mark.slow
+def test_the_page_renders_in_headless_chromium(small, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from browser import chromium
+
+    report, _, _, page = small
+    driver = chromium(tmp_path / "profile")
+    try:
+        driver.get(page.as_uri())
+        assert driver.title.startswith(HOSTILE_TITLE)  # text, never markup or a formula
+        for key in ("summary", "rules", "return-table", "distribution", "decisions", "strategy", "metadata"):
+            assert driver.find_element(By.ID, key).is_displayed()
+        images = driver.find_elements(By.TAG_NAME, "img")
+        assert len(images) == len(report.plots)
+        for img in images:
+            assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
+        assert f"{float(report.figures.house_edge):.4%}" in driver.find_element(By.ID, "summary").text
+        assert not [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    finally:
+        driver.quit()
+
+
 def test_a_what_if_says_what_changed(small, tmp_path):
     report, path, _, _ = small
     game = load_game(path).with_blind({"straight": 2})
