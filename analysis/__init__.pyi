@@ -35,6 +35,7 @@ from .report.plots import (
     plot_sweep,
 )
 from .report.sidebet_plots import plot_line_probabilities, plot_meter, plot_side_bet
+from .report.streets import StreetReport, build_street_report
 from .report.tables import confidence_table, final_hands_table, return_table, rules_table, summary_table
 from .sidebets.bet import SideBet, SideBetError
 from .sidebets.floor import Wager, floor_figures, side_bet_wagers

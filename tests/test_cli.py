@@ -65,14 +65,18 @@ def test_every_command_takes_format_json():
     for name, p in sub.choices.items():
         fmt = next(a for a in p._actions if a.dest == "format")
         assert {"table", "json"} <= set(fmt.choices), name
-    game = next(a for a in sub.choices["report"]._actions if a.dest == "game")
-    assert tuple(game.choices) == tuple(PRESETS)
+    for name in ("tune", "advise", "simulate", "enumerate", "app"):  # the return engine's two games
+        game = next(a for a in sub.choices[name]._actions if a.dest == "game")
+        assert tuple(game.choices) == tuple(PRESETS), name
+    game = next(a for a in sub.choices["report"]._actions if a.dest == "game")  # also game files
+    assert game.choices is None and game.type("casino-holdem") == "casino-holdem"
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["report", "--game", "baccarat"], "invalid choice: 'baccarat'"),
+        (["report", "--game", "baccarat"], "unknown game 'baccarat'; choose one of: casino-holdem, casino-omaha"),
+        (["tune", "--game", "baccarat"], "invalid choice: 'baccarat'"),
         (["report", "--paytable", "/no/such/table.csv"], "/no/such/table.csv: cannot read the pay table"),
         (["report", "--strategy", "sometimes"], "invalid choice: 'sometimes'"),
         (["report", "--threads", "0"], "threads must be from 1 to 256, got 0"),
@@ -110,7 +114,7 @@ def test_bad_pay_table_file(tmp_path, cli, cli_process):
             "(see casino-omaha report --help)\n"
         )
     out = cli_process("report", "--game", "baccarat")  # argparse's usage errors exit the process with 2 too
-    assert out.returncode == 2 and "invalid choice: 'baccarat'" in out.stderr and out.stderr.count("\n") == 1
+    assert out.returncode == 2 and "unknown game 'baccarat'" in out.stderr and out.stderr.count("\n") == 1
 
 
 @pytest.mark.slow

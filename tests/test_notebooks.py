@@ -19,6 +19,7 @@ SHOWS = {
     "04_omaha_equity.ipynb": "30603606181/11589087510",  # the Madrid table on 4-card final hands
     "05_game_protection.ipynb": "-165610697951/1738363126500",  # Casino Hold'em, one dealer card seen
     "06_side_bets.ipynb": "3310611/50896300",  # the Omaha Flop Bonus's house edge
+    "07_designing_a_game.ipynb": "50643648973/2317817502000",  # Ultimate Texas Hold'em's exact house edge
 }
 
 

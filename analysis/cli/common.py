@@ -128,8 +128,41 @@ def qualifier(text: str) -> str:
     return text
 
 
-def add_game_options(p: argparse.ArgumentParser, store: bool = True) -> None:
-    p.add_argument("--game", choices=tuple(PRESETS), default="casino-omaha", help="the game (default casino-omaha)")
+def game_or_file(text: str) -> str:
+    """An argparse type: one of the return engine's games, a shipped multi-street game or a
+    game file (.toml), checked (the file read and validated) before any work starts; kept as
+    given."""
+    if text in PRESETS:
+        return text
+    from analysis.model.game import load_game, shipped_games
+
+    if not text.endswith(".toml") and text not in shipped_games():
+        raise argparse.ArgumentTypeError(
+            f"unknown game {shown(text)}; choose one of: {', '.join(shipped_games())} or a game file (.toml)"
+        )
+    try:
+        load_game(text)
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: cannot read the game file ({e.strerror})") from None
+    return text
+
+
+def add_game_options(p: argparse.ArgumentParser, store: bool = True, game_files: bool = False) -> None:
+    """The game and its rule knobs; ``game_files``: ``--game`` also takes the multi-street
+    games that ship and any game file (.toml), for the commands that can play them."""
+    if game_files:
+        p.add_argument(
+            "--game",
+            type=game_or_file,
+            default="casino-omaha",
+            metavar="NAME|FILE",
+            help=f"the game: {', '.join(PRESETS)}, a multi-street game that ships (see `games`) or a game "
+            "file (.toml); default casino-omaha",
+        )
+    else:
+        p.add_argument("--game", choices=tuple(PRESETS), default="casino-omaha", help="the game (default casino-omaha)")
     p.add_argument(
         "--qualifier",
         type=qualifier,

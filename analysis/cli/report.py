@@ -1,9 +1,13 @@
 """``casino-omaha report``: the return table and exact figures of a game, pay table and
-strategy, or with ``--out`` the full report (Excel workbook and HTML page with plots)."""
+strategy, or with ``--out`` the full report (Excel workbook and HTML page with plots). A game
+with several decision points (a multi-street game that ships, or a game file) is solved
+exactly and gets its own par sheet: the summary printed, or with ``--out`` the workbook and
+page."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from analysis.cli.common import (
@@ -12,12 +16,14 @@ from analysis.cli.common import (
     add_game_options,
     add_pay_options,
     engine_for,
+    options_for,
     out_folder,
     print_json,
 )
 
 if TYPE_CHECKING:
     from analysis.engine.result import GameResult
+    from analysis.report.streets import StreetReport
 
 NAME = "report"
 STRATEGIES = ("optimal", "always-call", "simple")
@@ -29,7 +35,7 @@ def add_parser(sub: Subparsers) -> None:
         help="return table and summary of a game, pay table and strategy",
         description=__doc__.split("\n\n")[0].replace("``", ""),
     )
-    add_game_options(p)
+    add_game_options(p, game_files=True)
     add_pay_options(p)
     p.add_argument(
         "--strategy",
@@ -84,6 +90,10 @@ def format_result(result: GameResult) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.model.paytable import PayTable
+    from analysis.model.rules import PRESETS
+
+    if args.game not in PRESETS:
+        return run_streets(args)
     from analysis.store.outcome_store import OutcomeStore
     from analysis.strategy.registry import strategy_named
 
@@ -118,3 +128,90 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_result(result))
     return 0
+
+
+def run_streets(args: argparse.Namespace) -> int:
+    """The par sheet of a multi-street game (or any game file): solved exactly (read back
+    from its result store when solved before)."""
+    from analysis.model.errors import InputError
+    from analysis.model.game import load_game
+    from analysis.report.streets import build_street_report
+
+    fixed = [
+        ("--paytable", args.paytable.name != "antewin"),
+        ("--pays-on", args.pays_on != "ante"),
+        ("--strategy", args.strategy != "optimal"),
+        ("--call-multiple", args.call_multiple is not None),
+        ("--sidebet", bool(args.sidebet) or args.no_sidebets),
+    ]
+    given = [name for name, on in fixed if on]
+    if given:
+        raise InputError(
+            f"{', '.join(given)}: only for casino-omaha and casino-holdem; a game file states its own pays "
+            "and is played with the optimal strategy"
+        )
+    game = load_game(args.game)
+    if args.qualifier is not None:
+        game = game.with_qualifier(args.qualifier)
+    report = build_street_report(game, options_for(args), game_file=_game_file(args.game))
+    if args.out is not None:
+        xlsx, page = report.write(args.out)
+        print(summary_line(report))
+        print(f"par sheet written to {xlsx.parent}/\n  {xlsx}\n  {page}")
+        return 0
+    if args.format == "json":
+        f = report.figures
+        print_json(
+            {
+                "game": game.name,
+                "title": game.title,
+                "deals": f.total,
+                "house_edge": f.house_edge,
+                "element_of_risk": f.element_of_risk,
+                "average_wager": f.average_wager,
+                "variance": f.variance,
+                "std_dev": f.standard_deviation,
+                "hit_frequency": f.hit_frequency,
+                "decisions": {f"{s}: {o}": n for (s, o), n in f.decisions.items()},
+                "store_checksum": f.checksum,
+                "return_table": report.sheets["Return table"].to_dict(orient="records"),
+            }
+        )
+    elif args.format == "csv":
+        print(report.sheets["Return table"].to_csv(index=False), end="")
+    else:
+        print(format_streets(report))
+    return 0
+
+
+def _game_file(spec: str) -> Path | None:
+    from analysis.model.game import shipped_games
+
+    path = Path(spec)
+    return path if path.is_file() else shipped_games().get(spec)
+
+
+def summary_line(report: StreetReport) -> str:
+    f = report.figures
+    return (
+        f"{report.game.title}, optimal strategy: house edge {float(f.house_edge):.4%}, element of risk "
+        f"{float(f.element_of_risk):.4%}, standard deviation {f.standard_deviation:.4f} antes"
+    )
+
+
+def format_streets(report: StreetReport) -> str:
+    """The par sheet's summary and decisions as text."""
+    f, game = report.figures, report.game
+    summary = report.sheets["Summary"]
+    width = max(len(str(x)) for x in summary["figure"])
+    lines = [f"{game.title} ({game.source}): every deal counted exactly, optimal strategy", ""]
+    for row in summary.itertuples(index=False):
+        exact = "" if row.exact == str(row.value) or row.figure == "deals counted" else f"  (exact {row.exact})"
+        lines.append(f"{row.figure:<{width}}  {row.shown}{exact}")
+    lines.append("")
+    decisions = report.sheets["Decisions"]
+    for row in decisions.itertuples(index=False):
+        lines.append(f"{row[0]:<16} {row[1]:<8} {row[3]:>9.4%} of deals")
+    if f.checksum:
+        lines.append(f"\nresult store {f.store.name if f.store else ''} (checksum {f.checksum[:16]})")
+    return "\n".join(lines)

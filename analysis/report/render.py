@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +42,14 @@ def _text_stays_text(sheet: Any) -> None:  # an openpyxl Worksheet (openpyxl has
 
 def write_workbook(report: Report, path: Path) -> None:
     """One sheet per table; exact integers stay integers, exact fractions and names are text."""
+    write_sheets(report.sheets, path, f"{report.rules.name} report")
+
+
+def write_sheets(sheets: Mapping[str, pd.DataFrame], path: Path, title: str) -> None:
+    """Any report's workbook, one table per sheet (every report writes through here, so
+    every text cell of every report stays text)."""
     with atomic_path(path) as tmp, pd.ExcelWriter(tmp, engine="openpyxl") as xl:
-        for name, table in report.sheets.items():
+        for name, table in sheets.items():
             table.to_excel(xl, sheet_name=name, index=False)
             sheet = xl.sheets[name]
             _text_stays_text(sheet)
@@ -53,7 +60,7 @@ def write_workbook(report: Report, path: Path) -> None:
                     for cell in col[1:]:
                         cell.number_format = "#,##0"
             sheet.freeze_panes = "A2"
-        xl.book.properties.title = f"{report.rules.name} report"
+        xl.book.properties.title = title
         xl.book.properties.creator = f"casino-omaha-analysis {package_version()}"
 
 
@@ -109,9 +116,14 @@ def html_table(table: pd.DataFrame) -> str:
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
-def _img(report: Report, key: str, alt: str) -> str:
-    data = base64.b64encode(report.plots[key]).decode()
+def img_tag(png: bytes, alt: str) -> str:
+    """A PNG embedded in the page (no file, no request)."""
+    data = base64.b64encode(png).decode()
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
+
+
+def _img(report: Report, key: str, alt: str) -> str:
+    return img_tag(report.plots[key], alt)
 
 
 def _side_bets(report: Report) -> str:
@@ -166,7 +178,6 @@ def render_html(report: Report) -> str:
     r, s = report.result, report.sheets
     e = r.exact
     title = f"{report.rules.name}: pay table {r.paytable.name}, {r.strategy} strategy"
-    nav = "".join(f'<a href="#{key}">{html.escape(name)}</a>' for key, name in SECTIONS)
     formulas = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in FORMULAS.items())
     parts = {
         "summary": (
@@ -207,10 +218,15 @@ def render_html(report: Report) -> str:
         "rules": html_table(s["Rules"]) + html_table(s["Pay table"]),
         "metadata": html_table(s["Metadata"]),
     }
-    sections = "".join(
-        f'<section id="{key}"><h2>{html.escape(name)}</h2>{parts[key]}</section>' for key, name in SECTIONS
-    )
+    return html_page(title, [(key, name, parts[key]) for key, name in SECTIONS])
+
+
+def html_page(title: str, sections: Sequence[tuple[str, str, str]]) -> str:
+    """One self-contained page: a title, a navigation line and the sections (anchor, heading,
+    HTML body), styled inline; every report's page is framed here."""
+    nav = "".join(f'<a href="#{key}">{html.escape(name)}</a>' for key, name, _ in sections)
+    body = "".join(f'<section id="{key}"><h2>{html.escape(name)}</h2>{part}</section>' for key, name, part in sections)
     return (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-        f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1><nav>{nav}</nav>{sections}</body></html>"
+        f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1><nav>{nav}</nav>{body}</body></html>"
     )
