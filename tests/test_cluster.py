@@ -10,7 +10,6 @@ import time
 from contextlib import contextmanager
 
 import pytest
-from test_streets import doc
 
 from analysis.counting.enumeration import count_flops, plan
 from analysis.engine.return_engine import ReturnEngine
@@ -28,6 +27,7 @@ from analysis.store import runs
 from analysis.store.outcome_store import OutcomeStore
 from analysis.store.result_store import ResultStore
 from analysis.store.shards import StoreError
+from test_streets import doc
 
 SMALL = ("casino-omaha", "789TJQKA", "cdh")
 

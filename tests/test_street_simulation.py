@@ -14,7 +14,6 @@ from math import sqrt
 
 import numpy as np
 import pytest
-from test_streets import STRUCTURES, doc
 
 from analysis.counting.streets import RESULTS6
 from analysis.engine.simulation import deal
@@ -25,6 +24,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, game_from_document, load_game, shipped_games
 from analysis.parallel.options import RunOptions
+from test_streets import STRUCTURES, doc
 
 
 @cache

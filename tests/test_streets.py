@@ -30,6 +30,7 @@ from analysis.model.payoffs import outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import PRESETS
 from analysis.parallel.options import RunOptions
+from analysis.strategy.street_advice import advise_street
 from exact_figures import HOLDEM_OPTIMAL_EDGE
 
 UTH_BLIND = {
@@ -472,3 +473,28 @@ def test_a_solve_that_keeps_states_leaves_the_store_for_the_next(tmp_path, monke
     monkeypatch.setattr(streets, "_street_shard", no_counting)
     read = solve_streets(game, RunOptions(root=tmp_path, threads=1))
     assert read.counts == kept.counts and read.checksum is not None
+
+
+def test_advise_and_simulate_commands_play_a_game_file(cli, tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_GAME)
+    game = load_game(path)
+    store = tmp_path / "store"
+    pre = cli("advise", "Tc Jd", "--game", path, "--store", store, "--format", "json").json()
+    figures = solve_streets(game, RunOptions(root=store))
+    expected = advise_street(game, "Tc Jd", figures=figures)
+    assert pre["street"] == "preflop" and pre["best"] == expected.best
+    assert {o: Fraction(v) for o, v in pre["evs"].items()} == expected.evs
+    flop = cli("advise", "Tc Jd", "--game", path, "--flop", "Qc Kd 9c", "--format", "json").json()
+    assert flop["street"] == "flop" and flop["best"] == advise_street(game, "Tc Jd", "Qc Kd 9c").best
+    river = cli("advise", "Tc Jd", "--game", path, "--board", "Qc Kd 9c Ad 9d")
+    assert river.returncode == 0 and "(river decision)" in river.stdout and "<- best" in river.stdout
+    both = cli("advise", "Tc Jd", "--game", path, "--flop", "Qc Kd 9c", "--board", "Qc Kd 9c Ad 9d")
+    assert both.returncode == 2 and "not both" in both.stderr
+    no_flop = cli("advise", "As Kd 7h", "--game", "casino-omaha")
+    assert no_flop.returncode == 2 and "give the state's --flop" in no_flop.stderr
+    sim = cli(
+        "simulate", "--game", path, "--hands", "200000", "--seed", "3", "--store", store, "--format", "json"
+    ).json()
+    assert Fraction(sim["exact_house_edge"]).limit_denominator(10**12) == pytest.approx(float(figures.house_edge))
+    assert abs(sim["z"]) < 4 and sim["hands"] == 200000

@@ -20,8 +20,13 @@ def add_parser(sub: Subparsers) -> None:
         NAME, help="EV(call), EV(fold) and the optimal decision of one state", description=__doc__.replace("``", "")
     )
     p.add_argument("hole", help='the player\'s hole cards, e.g. "As Kd 7h"')
-    p.add_argument("--flop", required=True, help='the three flop cards, e.g. "Qs Jd 2c"')
-    add_game_options(p, store=False)
+    p.add_argument(
+        "--flop", default=None, help='the three flop cards, e.g. "Qs Jd 2c" (a multi-street game: omit before the flop)'
+    )
+    p.add_argument(
+        "--board", default=None, metavar="CARDS", help="a multi-street game at the river: the five board cards"
+    )
+    add_game_options(p, store=False, game_files=True)
     add_pay_options(p)
     p.add_argument("--store", type=Path, default=None, help="outcome store root (see `report --help`)")
     p.add_argument("--enumerate", action="store_true", help="enumerate the state even when a store exists")
@@ -51,7 +56,16 @@ def format_advice(a: Advice) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from analysis.model.errors import InputError
+    from analysis.model.rules import PRESETS
     from analysis.strategy.advice import advise
+
+    if args.game not in PRESETS:
+        return run_streets(args)
+    if args.flop is None or args.board is not None:
+        raise InputError(
+            f"{args.game}: give the state's --flop (its one decision is at the flop); --board is for multi-street games"
+        )
 
     a = advise(
         args.hole,
@@ -68,4 +82,33 @@ def run(args: argparse.Namespace) -> int:
         print_json(a.to_dict())
     else:
         print(format_advice(a))
+    return 0
+
+
+def run_streets(args: argparse.Namespace) -> int:
+    """Advice at one decision point of a multi-street game: before the flop (the game is
+    solved, or read back from its result store), at the flop or at the river."""
+    from analysis.engine.streets import solve_streets
+    from analysis.model.errors import InputError
+    from analysis.model.game import load_game
+    from analysis.parallel.options import RunOptions
+    from analysis.strategy.street_advice import advise_street
+
+    if args.exposed or args.dead or args.enumerate:
+        raise InputError("--exposed, --dead and --enumerate are for casino-omaha and casino-holdem")
+    if args.flop is not None and args.board is not None:
+        raise InputError("give --flop (the flop decision) or --board (the river decision), not both")
+    game = load_game(args.game)
+    if args.qualifier is not None:
+        game = game.with_qualifier(args.qualifier)
+    board = args.board or args.flop or ""
+    figures = None if board else solve_streets(game, RunOptions(root=args.store))
+    a = advise_street(game, args.hole, board, figures)
+    if args.format == "json":
+        print_json({"game": a.game, "street": a.street, "hole": a.hole, "board": a.board, "evs": a.evs, "best": a.best})
+        return 0
+    print(f"{game.title}: hole {a.hole}{', board ' + a.board if a.board else ''} ({a.street} decision)")
+    for option, ev in a.evs.items():
+        mark = "  <- best" if option == a.best else ""
+        print(f"  EV({option}) {float(ev):+.6f} antes  (exact {ev}){mark}")
     return 0

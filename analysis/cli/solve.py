@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from analysis.cli.common import Subparsers, add_format, print_json, whole_number
+from analysis.cli.common import Subparsers, add_format, game_or_file, print_json, whole_number
 
 NAME = "solve"
 
@@ -18,7 +18,11 @@ def add_parser(sub: Subparsers) -> None:
         NAME, help="exact optimal strategy and figures of any game file", description=__doc__.replace("``", "")
     )
     p.add_argument(
-        "--game", default="ultimate-texas-holdem", help="a shipped game (see `games`) or a game file (.toml)"
+        "--game",
+        type=game_or_file,
+        default="ultimate-texas-holdem",
+        metavar="NAME|FILE",
+        help="a shipped game (see `games`) or a game file (.toml); default ultimate-texas-holdem",
     )
     p.add_argument("--threads", type=whole_number(1, 256, "threads"), default=None, help="threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
