@@ -65,11 +65,13 @@ def test_every_command_takes_format_json():
     for name, p in sub.choices.items():
         fmt = next(a for a in p._actions if a.dest == "format")
         assert {"table", "json"} <= set(fmt.choices), name
-    for name in ("tune", "advise", "simulate", "enumerate", "app"):  # the return engine's two games
+    for name in ("tune", "enumerate", "app"):  # the return engine's two games
         game = next(a for a in sub.choices[name]._actions if a.dest == "game")
         assert tuple(game.choices) == tuple(PRESETS), name
-    game = next(a for a in sub.choices["report"]._actions if a.dest == "game")  # also game files
-    assert game.choices is None and game.type("casino-holdem") == "casino-holdem"
+    for name in ("report", "advise", "simulate", "solve"):  # also multi-street games and game files
+        game = next(a for a in sub.choices[name]._actions if a.dest == "game")
+        assert game.choices is None and game.type("casino-holdem") == "casino-holdem", name
+        assert game.type("ultimate-texas-holdem") == "ultimate-texas-holdem", name
 
 
 @pytest.mark.parametrize(
