@@ -40,6 +40,16 @@ class Prepared:
     tr_new_orbit: np.ndarray
     tr_offsets: np.ndarray
 
+    def game_args(self) -> tuple[int, bool, int, int, int]:
+        """The kernels' first arguments: hole cards, Omaha or not, the qualifier's strength,
+        the deck as a bit set, dealer holdings per board and player holding."""
+        r = self.rules
+        return r.hole_cards, r.omaha, dealer_qualifier(r.qualifier_rank), sum(1 << c for c in r.deck), r.dealer_holdings
+
+    def layout_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The kernels' flop-by-flop layout: flops, holdings, turn/river orbits, offsets."""
+        return self.flop_cards, self.holdings, self.hold_offsets, self.tr_pairs, self.tr_new_orbit, self.tr_offsets
+
 
 def prepare(rules: Rules, flops: list[FlopClass]) -> Prepared:
     """Canonical holdings and turn/river orbits of each flop class, as kernel arrays."""
@@ -68,22 +78,7 @@ def run(p: Prepared, threads: int | None = None) -> StateCounts:
     """Run the counting kernel on prepared flop classes (releases the GIL)."""
     rules = p.rules
     out = np.zeros((len(p.holdings), len(COLUMNS)), dtype=np.uint32)
-    _enumerator.count_states(
-        rules.hole_cards,
-        rules.omaha,
-        dealer_qualifier(rules.qualifier_rank),
-        sum(1 << c for c in rules.deck),
-        rules.dealer_holdings,
-        p.flop_cards,
-        p.holdings,
-        p.hold_offsets,
-        p.tr_pairs,
-        p.tr_new_orbit,
-        p.tr_offsets,
-        *hand_tables(rules.omaha),
-        out,
-        check_threads(threads),
-    )
+    _enumerator.count_states(*p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, check_threads(threads))
     return StateCounts(
         flop=np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0),
         hole=p.holdings,

@@ -16,7 +16,7 @@ import numpy as np
 import analysis._streets as _streets
 from analysis.counting.enumeration import Prepared
 from analysis.counting.symmetry import canonical_codes, suit_permutations
-from analysis.hands.lookup import dealer_qualifier, hand_tables
+from analysis.hands.lookup import hand_tables
 from analysis.model.categories import CATEGORIES
 from analysis.model.outcomes import colex_codes
 from analysis.model.rules import Rules
@@ -68,18 +68,9 @@ def count_streets(p: Prepared, coef: np.ndarray, classes: PreflopClasses, thread
     nopt = coef.shape[0]
     out = np.zeros((len(p.holdings), NCOLS6 * nopt + len(RESULTS6)), dtype=np.uint32)
     _streets.count_streets(
-        rules.hole_cards,
-        rules.omaha,
-        dealer_qualifier(rules.qualifier_rank),
-        sum(1 << c for c in rules.deck),
-        rules.dealer_holdings,
+        *p.game_args(),
         np.ascontiguousarray(coef, dtype=np.int64),
-        p.flop_cards,
-        p.holdings,
-        p.hold_offsets,
-        p.tr_pairs,
-        p.tr_new_orbit,
-        p.tr_offsets,
+        *p.layout_args(),
         *hand_tables(rules.omaha),
         out,
         check_threads(threads),

@@ -11,7 +11,7 @@ Work runs flop class by flop class, so memory stays at one chunk's states.
 from __future__ import annotations
 
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import astuple, dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
@@ -261,7 +261,23 @@ class ClassSums:
     def add(self, sc: StreetCounts, v: StreetValues) -> np.ndarray:
         """Decide the flop for every state counted, add its tables to its class's sums and
         return each state's flop option (index)."""
-        return _add_chunk(sc, v, self)
+        bet = sc.bet.astype(np.int64)
+        riv = sc.river.astype(np.int64)
+        completions = bet.sum(axis=1)
+        choice = np.argmax(v.flop_values(bet, riv), axis=1)  # first best: options are in risk order
+        w = sc.weight
+        np.add.at(self.pre_bet, sc.klass, bet * w[:, None])
+        for i, o in enumerate(v.flop):
+            mine = choice == i
+            k, ww = sc.klass[mine], w[mine]
+            np.add.at(self.flop_deals[:, i], k, ww * completions[mine])
+            if o.kind == "bet":
+                np.add.at(self.flop_bet[:, i], k, bet[mine] * ww[:, None])
+            elif o.kind == "check":
+                np.add.at(self.river, k, riv[mine] * ww[:, None, None])
+            else:
+                np.add.at(self.flop_fold, k, ww * completions[mine])
+        return choice
 
     def __iadd__(self, other: ClassSums) -> ClassSums:
         for name in ("pre_bet", "flop_bet", "river", "flop_fold", "flop_deals"):
@@ -356,44 +372,10 @@ def _solve_keeping_states(
     return replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(choices)[order])
 
 
-def _add_chunk(sc: StreetCounts, v: StreetValues, sums: ClassSums) -> np.ndarray:
-    """See :meth:`ClassSums.add`."""
-    pre_bet, flop_bet, river_tab, flop_fold, flop_deals = (
-        sums.pre_bet,
-        sums.flop_bet,
-        sums.river,
-        sums.flop_fold,
-        sums.flop_deals,
-    )
-    bet = sc.bet.astype(np.int64)
-    riv = sc.river.astype(np.int64)
-    completions = bet.sum(axis=1)
-    choice = np.argmax(v.flop_values(bet, riv), axis=1)  # first best: options are in risk order
-    w = sc.weight
-    np.add.at(pre_bet, sc.klass, bet * w[:, None])
-    for i, o in enumerate(v.flop):
-        mine = choice == i
-        k, ww = sc.klass[mine], w[mine]
-        np.add.at(flop_deals[:, i], k, ww * completions[mine])
-        if o.kind == "bet":
-            np.add.at(flop_bet[:, i], k, bet[mine] * ww[:, None])
-        elif o.kind == "check":
-            np.add.at(river_tab, k, riv[mine] * ww[:, None, None])
-        else:
-            np.add.at(flop_fold, k, ww * completions[mine])
-    return choice
-
-
 def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> StreetFigures:
     """Decide pre-flop per class of hole cards and gather the counts of the chosen paths."""
     game, rules = v.game, v.game.rules
-    pre_bet, flop_bet, river_tab, flop_fold, flop_deals = (
-        sums.pre_bet,
-        sums.flop_bet,
-        sums.river,
-        sums.flop_fold,
-        sums.flop_deals,
-    )
+    pre_bet, flop_bet, river_tab, flop_fold, flop_deals = astuple(sums)
     pre_opts, flop_opts, river, show, fold_int = v.preflop, v.flop, v.river, v.show, v.fold
     counts: dict[tuple[str, int, str, str], int] = {}
     decisions: dict[tuple[str, str], int] = {}
