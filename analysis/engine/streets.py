@@ -11,7 +11,7 @@ Work runs flop class by flop class, so memory stays at one chunk's states.
 from __future__ import annotations
 
 from contextlib import ExitStack
-from dataclasses import astuple, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
@@ -228,11 +228,11 @@ class StreetJob:
         }
 
     def sums(self, flops: list[FlopClass], threads: int | None = None) -> ClassSums:
-        v = street_values(self.game)
-        sums = ClassSums.zero(len(preflop_classes(self.game.rules).codes), len(v.flop), len(v.river))
+        v, classes = street_values(self.game), preflop_classes(self.game.rules)
+        sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
         for start in range(0, len(flops), CHUNK):
             p = prepare(self.game.rules, flops[start : start + CHUNK])
-            sums.add(count_streets(p, v.river_coef, preflop_classes(self.game.rules), threads), v)
+            sums.add(count_streets(p, v.river_coef, classes, threads), v)
         return sums
 
 
@@ -375,7 +375,8 @@ def _solve_keeping_states(
 def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> StreetFigures:
     """Decide pre-flop per class of hole cards and gather the counts of the chosen paths."""
     game, rules = v.game, v.game.rules
-    pre_bet, flop_bet, river_tab, flop_fold, flop_deals = astuple(sums)
+    pre_bet, flop_bet, river_tab, flop_fold = sums.pre_bet, sums.flop_bet, sums.river, sums.flop_fold
+    flop_deals = sums.flop_deals
     pre_opts, flop_opts, river, show, fold_int = v.preflop, v.flop, v.river, v.show, v.fold
     counts: dict[tuple[str, int, str, str], int] = {}
     decisions: dict[tuple[str, str], int] = {}
