@@ -328,6 +328,10 @@ def test_a_game_file_names_the_key_it_cannot_use():
     bad["blind"] = {"pays": {"flush": -1}}
     with pytest.raises(InputError, match=r"\[blind\] pays: flush: a pay is between 0 and 1,000,000"):
         game_from_document(bad, "g.toml")
+    bad = doc()
+    bad["betting"]["river"] = ["fold", "check", "bet 1", "bet 2", "bet 3"]
+    with pytest.raises(InputError, match=r"\[betting\] river: at most 4 options"):
+        game_from_document(bad, "g.toml")
     bad = doc(hole=4)
     with pytest.raises(InputError, match=r"\[cards\] hole must be 2 or 3"):
         game_from_document(bad, "g.toml")

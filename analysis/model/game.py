@@ -25,6 +25,8 @@ from analysis.model.rules import GAMES_DIR, Rules, parse_qualifier, rules_from_d
 
 #: The streets at which a game may ask for a decision, in play order.
 STREETS = ("preflop", "flop", "river")
+#: River options the compiled kernel decides among (ext/streets.pyx MAXOPT).
+MAX_RIVER_OPTIONS = 4
 #: The most a game file may be (a game is a page of text, not data).
 MAX_GAME_FILE = 64 * 1024
 
@@ -222,6 +224,10 @@ def _check_structure(streets: Mapping[str, tuple[Option, ...]], where: str) -> N
     for street, opts in streets.items():
         if opts and len(opts) < 2:
             raise InputError(f"{where}: [betting] {street}: a decision point needs at least two options")
+    if len(streets["river"]) > MAX_RIVER_OPTIONS:
+        raise InputError(
+            f"{where}: [betting] river: at most {MAX_RIVER_OPTIONS} options (the kernel decides among them)"
+        )
 
 
 def _section(doc: Mapping[str, Any], key: str, where: str, allowed: set[str]) -> Mapping[str, Any]:
