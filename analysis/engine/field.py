@@ -35,7 +35,7 @@ import pandas as pd
 from analysis.engine.simulation import Simulation
 from analysis.engine.statistics import ExactFigures, z_score
 from analysis.model.errors import InputError
-from analysis.model.numbers import as_fraction, shown
+from analysis.model.numbers import NumberLike, as_fraction, shown
 
 #: The confidence levels of the bands.
 LEVELS = (0.95, 0.99)
@@ -86,6 +86,9 @@ class Observed:
     sessions: int = 1
 
     def __post_init__(self) -> None:
+        # exact numbers from ints, text or floats too (bounded: see analysis.model.numbers)
+        object.__setattr__(self, "wagered", as_fraction(self.wagered, f"{self.table}: wagered"))
+        object.__setattr__(self, "house_win", as_fraction(self.house_win, f"{self.table}: house win"))
         check_observed(self.table, self.hands, self.wagered, self.house_win)
 
     @property
@@ -182,10 +185,8 @@ def check_observed(table: str, hands: object, wagered: object, house_win: object
         raise InputError(f"{table}: the house win ({shown(house_win)}) cannot exceed the total wagered")
 
 
-def observed(table: str, hands: object, wagered: object, house_win: object) -> Observed:
-    """One table's results from numbers or text (exact: ``"1250.50"``, ``3/2``)."""
-    if isinstance(hands, bool) or not isinstance(hands, int):
-        raise InputError(f"{table}: hands must be a whole number, got {shown(hands)}")
+def observed(table: str, hands: int, wagered: NumberLike, house_win: NumberLike) -> Observed:
+    """One table's results from numbers or text (exact: ``"1250.50"``, ``"3/2"``)."""
     return Observed(
         table, hands, as_fraction(wagered, f"{table}: wagered"), as_fraction(house_win, f"{table}: house win")
     )
