@@ -1,8 +1,17 @@
 # The public API: one list, read at run time by lazy_loader (analysis/__init__.py) and by
 # type checkers. Every name is imported on first use, so `import analysis` stays instant.
+from .engine.field import (
+    Expected,
+    FieldTrial,
+    Observed,
+    check_tables,
+    observed,
+    observed_from_simulation,
+    read_sessions,
+)
 from .engine.result import GameResult
 from .engine.return_engine import ReturnEngine, load_engine
-from .engine.simulation import simulate_strategy
+from .engine.simulation import simulate_strategy, simulate_table
 from .engine.streets import StreetFigures, solve_streets
 from .engine.variants import CALL_MULTIPLES, QUALIFIERS, Engines, rule_grid, variant_rules
 from .hands.classes import HAND_CLASSES, hand_profile
@@ -23,6 +32,7 @@ from .protection.edges import exposure_result, information_table, seen_card_tabl
 from .protection.runs import exposure_run, sampled_run, stored_protection
 from .protection.sampling import BaseGameControl, Information, estimate_edge
 from .report.build import Report, build_report
+from .report.field_plots import plot_field
 from .report.plots import (
     plot_call_rates,
     plot_confidence,

@@ -20,6 +20,7 @@ SHOWS = {
     "05_game_protection.ipynb": "-165610697951/1738363126500",  # Casino Hold'em, one dealer card seen
     "06_side_bets.ipynb": "3310611/50896300",  # the Omaha Flop Bonus's house edge
     "07_designing_a_game.ipynb": "50643648973/2317817502000",  # Ultimate Texas Hold'em's exact house edge
+    "08_field_trial.ipynb": "1363917077/166870951848",  # Casino Hold'em's theoretical hold (element of risk)
 }
 
 

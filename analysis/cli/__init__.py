@@ -1,5 +1,5 @@
 """Command line: ``casino-omaha report | solve | games | enumerate | simulate | tune | advise | equity |
-final-hands | sidebet | protect | app``.
+final-hands | sidebet | protect | field | app``.
 
 This package owns every parser and every printed line; the domain modules return data.
 Each command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args)``,
@@ -25,6 +25,7 @@ from analysis.cli import (
     app,
     enumerate_,
     equity,
+    field,
     final_hands,
     games,
     protect,
@@ -36,7 +37,7 @@ from analysis.cli import (
 )
 from analysis.model.errors import AnalysisError
 
-COMMANDS = (report, solve, games, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, app)
+COMMANDS = (report, solve, games, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, field, app)
 PROG = "casino-omaha"
 
 

@@ -19,6 +19,7 @@ from analysis.engine.return_engine import ReturnEngine, StateSource
 from analysis.engine.strategies import Strategy
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
 from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.payoffs import check_pays_on
@@ -124,18 +125,25 @@ class Dealt:
 
 
 def dealt_batches(
-    rules: Rules, hands: int, seed: int, keys: np.ndarray | None = None, batch: int = 500_000
+    rules: Rules,
+    hands: int,
+    seed: int,
+    keys: np.ndarray | None = None,
+    batch: int = 500_000,
+    dealt_from: Rules | None = None,
 ) -> Iterator[Dealt]:
     """``hands`` random deals in batches, each dealt and evaluated once, so that several
     strategies and tables are settled on the same hands (the same deals for the same seed
-    and batch size, whatever is settled on them)."""
+    and batch size, whatever is settled on them). ``dealt_from``: the same game on another
+    deck whose cards are dealt (a short deck), the states still looked up among ``rules``'."""
+    dealing = rules if dealt_from is None else dealt_from
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
         raise InputError(f"hands must be a positive whole number, got {hands!r}")
     rng = np.random.default_rng(seed)
     done = 0
     while done < hands:
         n = min(batch, hands - done)
-        d = deal(rules, n, rng)
+        d = deal(dealing, n, rng)
         rows = None if keys is None else state_rows(rules, keys, d["player"], d["flop"])
         yield Dealt(
             d, final_strengths(rules, d["player"], d["board"]), final_strengths(rules, d["dealer"], d["board"]), rows
@@ -185,16 +193,23 @@ def stored_keys(engine: ReturnEngine) -> np.ndarray:
 
 
 def simulate_plays(
-    rules: Rules, plays: Sequence[Play], hands: int, seed: int, keys: np.ndarray | None = None, batch: int = 500_000
+    rules: Rules,
+    plays: Sequence[Play],
+    hands: int,
+    seed: int,
+    keys: np.ndarray | None = None,
+    batch: int = 500_000,
+    dealt_from: Rules | None = None,
 ) -> list[Simulation]:
     """Deal and evaluate ``hands`` random hands once and settle every play on them; ``keys``:
-    the sorted keys of the stored states (needed when a play has per-state calls)."""
+    the sorted keys of the stored states (needed when a play has per-state calls);
+    ``dealt_from``: the deck dealt, when not the game's own (see :func:`dealt_batches`)."""
     for play in plays:
         check_pays_on(play.pays_on)
     if keys is None and any(play.calls is not None for play in plays):
         raise ValueError("per-state calls need the stored states' keys")
     tallies = [Tally() for _ in plays]
-    for d in dealt_batches(rules, hands, seed, keys, batch):
+    for d in dealt_batches(rules, hands, seed, keys, batch, dealt_from):
         for play, tally in zip(plays, tallies):
             decided = d.calls(play.calls)
             tally.add(settle(rules, play.paytable, decided, d.player, d.dealer, play.pays_on), decided)
@@ -244,3 +259,28 @@ def simulate_strategy(
 ) -> Simulation:
     """Simulate a strategy of the engine, with the engine's exact house edge beside it."""
     return simulate_strategies(engine, [(paytable, strategy, pays_on)], hands, seed)[0]
+
+
+def simulate_table(
+    engine: ReturnEngine,
+    paytable: PayTableSpec,
+    strategy: str | Strategy,
+    hands: int,
+    seed: int,
+    ranks: str = RANKS,
+    suits: str = SUITS,
+    pays_on: str = "ante",
+) -> Simulation:
+    """A table's results over ``hands`` hands dealt from a deck of ``ranks`` and ``suits``
+    (the full deck by default; ``ranks="3456789TJQKA"``: a shoe missing the four deuces),
+    the player playing the engine's strategy as decided for the full deck: what a floor
+    sees when a short deck is in play and nobody knows. The exact house edge beside it is
+    the full deck's (what the table is checked against)."""
+    exact = engine.decide(paytable, strategy, pays_on)
+    calls = None if exact.calls.all() else exact.calls
+    keys = None if calls is None else stored_keys(engine)
+    rules = engine.rules
+    dealt_from = None if (ranks, suits) == (RANKS, SUITS) else rules.small_deck(ranks, suits)
+    sim = simulate_plays(rules, [Play(exact.paytable, calls, pays_on)], hands, seed, keys, dealt_from=dealt_from)[0]
+    sim.exact_house_edge = float(exact.exact.house_edge)
+    return sim
