@@ -101,6 +101,10 @@ class Check:
     found: str
     seconds: float
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "passed", bool(self.passed))  # numpy's bool is no JSON
+        object.__setattr__(self, "seconds", float(self.seconds))
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
