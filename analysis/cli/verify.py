@@ -4,7 +4,7 @@ array, the closed-form totals, random states counted naively, a small deck brute
 a Monte Carlo, and Casino Hold'em's published house edge. One PASS/FAIL line per check.
 
 Exit codes: 0 when every check passes; 1 when a check fails (the figures did not
-reproduce: not a usage error); 2 for bad input (arguments, a store that cannot be read)."""
+reproduce: not a usage error; a damaged store fails its check); 2 for bad input."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ NAME = "verify"
 EPILOG = """exit status:
   0  every check passed
   1  a check failed: its line says FAIL and names it (a result, not a usage error)
-  2  bad input (arguments, a store that cannot be read)"""
+  2  bad input (an argument out of range, a folder that cannot be written); a damaged
+     store is not bad input: the check that meets it fails (exit 1)"""
 
 
 def add_parser(sub: Subparsers) -> None:

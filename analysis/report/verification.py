@@ -7,11 +7,12 @@ The checks, in the order they run (:data:`CHECKS`):
 
 * **store checksums**: every shard's file and content against the SHA-256 the manifest
   records, the manifest against its own, and the store checksum recomputed from the shards';
-* **derived arrays**: every array kept beside the shards (the engine's packed counts, ...)
-  hashed in full against its recorded SHA-256 and made from this store;
 * **closed-form totals**: the states' weights add up to the number of decision states, every
-  state's counts to the completions of a state, and the whole store (and the engine's
-  totals) to the deals of the game, C(52,k)·C(52-k,3)·C(49-k,2)·C(47-k,k);
+  state's counts to the completions of a state, and the whole store to the deals of the
+  game, C(52,k)·C(52-k,3)·C(49-k,2)·C(47-k,k) (read with the store checksums, in one pass);
+* **derived arrays**: every array kept beside the shards (the engine's packed counts, ...)
+  hashed in full against its recorded SHA-256 and made from this store, and the engine's
+  totals equal to the game's deals;
 * **naive state counts**: N random stored states (seeded), each with a random suit
   permutation, counted naively over all their completions with the batch evaluators only
   (:mod:`analysis.counting.naive`), equal the store's row and the engine's packed counts
@@ -65,8 +66,8 @@ from analysis.store.shards import StoreError, package_version
 #: The checks' names, in the order they run.
 CHECKS = (
     "store checksums",
-    "derived arrays",
     "closed-form totals",
+    "derived arrays",
     "naive state counts",
     "small-deck brute force",
     "Monte Carlo, optimal",
@@ -358,9 +359,13 @@ def _derived(store: OutcomeStore, the_engine: Callable[[], ReturnEngine]) -> tup
     return (
         not bad,
         detail,
-        f"{len(found)} sets sound ({', '.join(found)})",
-        f"{len(found) - len(bad)} sets sound",
+        f"{_sets(len(found))} sound ({', '.join(found)})",
+        f"{_sets(len(found) - len(bad))} sound",
     )
+
+
+def _sets(n: int) -> str:
+    return f"{n} set" if n == 1 else f"{n} sets"
 
 
 def _naive(store: OutcomeStore, engine: ReturnEngine, n: int, seed: int) -> tuple[bool, str, str, str]:
@@ -376,7 +381,7 @@ def _naive(store: OutcomeStore, engine: ReturnEngine, n: int, seed: int) -> tupl
         name = f"{format_cards(h)} / {format_cards(f)} (row {int(row):,})"
         stored = store.read_state(h, f)
         if not np.array_equal(stored, expected):
-            diff = [COLUMNS[c].name for c in np.flatnonzero(stored != expected)]
+            diff = [COLUMNS[c].name.replace("_", " ") for c in np.flatnonzero(stored != expected)]
             wrong.append(f"{name}: the store differs in {', '.join(diff)}")
         packed = [sum(int(expected[c]) for c in src) for src in PAY_SOURCES]
         others = [sum(int(expected[c]) for c in src) for src in REST_SOURCES]
