@@ -48,7 +48,7 @@ def add_parser(sub: Subparsers) -> None:
         type=whole_number(1, 10_000, "states"),
         default=5,
         metavar="N",
-        help="random stored states counted naively (default 5; about 6 s each for casino-omaha)",
+        help="random stored states counted naively (default 5; about 4 s each for casino-omaha)",
     )
     p.add_argument(
         "--hands", type=hands, default=1_000_000, metavar="M", help="hands of the Monte Carlo (default 1,000,000)"

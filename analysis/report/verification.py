@@ -74,8 +74,8 @@ CHECKS = (
     "Monte Carlo, always call",
     "published Casino Hold'em edge",
 )
-#: Defaults sized for about a minute on 2 cores for Casino Omaha with its store present (measured:
-#: 56 s with 4 states, a naive Casino Omaha state taking about 6 s; Casino Hold'em 7 s).
+#: Defaults sized for under 2 minutes on 2 cores with the store present (measured: Casino Omaha
+#: 47 s, of which 13 s reading the store once and about 4 s a naive state; Casino Hold'em 8 s).
 DEFAULT_STATES = 5
 DEFAULT_HANDS = 1_000_000
 DEFAULT_SEED = 2026
