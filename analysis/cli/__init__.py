@@ -1,5 +1,5 @@
 """Command line: ``casino-omaha report | solve | games | enumerate | simulate | tune | advise | equity |
-final-hands | sidebet | protect | field | app``.
+final-hands | sidebet | protect | field | verify | app``.
 
 This package owns every parser and every printed line; the domain modules return data.
 Each command is one module with ``NAME``, ``add_parser(subparsers)`` and ``run(args)``,
@@ -34,10 +34,26 @@ from analysis.cli import (
     simulate,
     solve,
     tune,
+    verify,
 )
 from analysis.model.errors import AnalysisError
 
-COMMANDS = (report, solve, games, enumerate_, simulate, tune, advise, equity, final_hands, sidebet, protect, field, app)
+COMMANDS = (
+    report,
+    solve,
+    games,
+    enumerate_,
+    simulate,
+    tune,
+    advise,
+    equity,
+    final_hands,
+    sidebet,
+    protect,
+    field,
+    verify,
+    app,
+)
 PROG = "casino-omaha"
 
 

@@ -186,10 +186,21 @@ def check_derived(root: Path, checksum: str | None) -> list[str]:
     that are unfinished, stale or damaged, so that they are made again when next used;
     returns what was wrong with each. Only the store's writer (holding its lock) calls it."""
     problems = []
+    for folder, problem in inspect_derived(root, checksum).items():
+        if problem is not None:
+            problems.append(problem)
+            shutil.rmtree(folder)
+    return problems
+
+
+def inspect_derived(root: Path, checksum: str | None) -> dict[Path, str | None]:
+    """Every set of arrays below ``root`` (each a folder), each file hashed in full (never
+    from this process's memo), and what is wrong with it (None: sound). Changes nothing."""
+    found: dict[Path, str | None] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
         try:
             _load(folder, checksum, memo=False)
+            found[folder] = None
         except _Unusable as e:
-            problems.append(e.reason or f"{folder}: unfinished (no meta.json)")
-            shutil.rmtree(folder)
-    return problems
+            found[folder] = e.reason or f"{folder}: unfinished (no meta.json)"
+    return found

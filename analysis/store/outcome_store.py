@@ -48,7 +48,7 @@ from tqdm import tqdm
 from analysis.counting.symmetry import FlopClass, canonical_states, flop_classes
 from analysis.model.outcomes import COLUMNS, StateCounts, colex_codes, empty_counts
 from analysis.model.rules import PRESETS, Rules, qualifier_text
-from analysis.store.derived import check_derived, derived_arrays
+from analysis.store.derived import check_derived, derived_arrays, inspect_derived
 from analysis.store.shards import ShardFolder, StoreError, now, package_version
 
 #: Version of the counting method; bump when the meaning of the stored counts changes.
@@ -344,6 +344,13 @@ class OutcomeStore(ShardFolder):
         damaged (made again when next used) and say what was wrong with each. Call it holding
         the lock (:meth:`writing`)."""
         return check_derived(self.path / "derived", self.checksum)
+
+    def inspect_derived(self) -> dict[str, str | None]:
+        """Every set of derived arrays, each file hashed in full, by name, and what is wrong
+        with it (None: sound); nothing is removed or made (see :meth:`check_derived`)."""
+        return {
+            folder.name: problem for folder, problem in inspect_derived(self.path / "derived", self.checksum).items()
+        }
 
 
 def fingerprint(rules: Rules) -> str:

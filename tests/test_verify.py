@@ -1,0 +1,139 @@
+"""``casino-omaha verify`` (analysis.report.verification): it passes on a correct store, and
+on a store with one changed count whose checksums were signed again by hand (so only an
+independent count can catch it) it fails naming the naive-count check; the exit codes; the
+appendix files hold the results. Casino Hold'em: its store builds in seconds."""
+
+import hashlib
+import json
+import shutil
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from analysis.model.rules import preset
+from analysis.parallel.options import RunOptions
+from analysis.report.verification import CHECKS, sample_states, verify
+from analysis.store.outcome_store import ROW_GROUP, OutcomeStore
+from analysis.store.shards import manifest_digest
+
+STATES, HANDS, SEED = 3, 100_000, 2026
+#: Wins that the AnteWin table pays alike (1 to 1): a deal moved between them changes no
+#: figure of the return table, no total and no checksum once signed again.
+PAID_ALIKE = ["win_high_card", "win_pair", "win_two_pair", "win_three_of_a_kind", "win_straight"]
+
+
+@pytest.fixture(scope="module")
+def tampered(tmp_path_factory):
+    """A copy of Casino Hold'em's store (shards and manifest; the derived arrays are made
+    again from it) in which one deal of a state the naive check counts was moved from one
+    win to another that pays the same, its shard's checksums, the store checksum and the
+    manifest's own signed again by hand. Returns (root, what was changed)."""
+    rules = preset("casino-holdem")
+    source = OutcomeStore.for_rules(rules)
+    if not source.complete:
+        from analysis.store.runs import ensure_store
+
+        source = ensure_store(rules, RunOptions(progress=False))
+    root = tmp_path_factory.mktemp("tampered")
+    path = OutcomeStore.path_for(rules, root)
+    path.mkdir(parents=True)
+    for f in [*source.path.glob("shard-*.parquet"), source.manifest_path]:
+        shutil.copy(f, path / f.name)
+    manifest = json.loads(source.manifest_path.read_text())
+
+    row = int(sample_states(source.rows, STATES, SEED)[0][1])
+    shard, at = 0, row
+    while at >= manifest["shards"][str(shard)]["rows"]:
+        at -= manifest["shards"][str(shard)]["rows"]
+        shard += 1
+    file = path / f"shard-{shard:05d}.parquet"
+    table = pq.read_table(file)
+    have = [c for c in PAID_ALIKE if table.column(c)[at].as_py() > 0]
+    take, give = have[0], next(c for c in PAID_ALIKE if c != have[0])
+    for name, step in ((take, -1), (give, +1)):
+        values = table.column(name).to_numpy().copy()
+        values[at] = int(values[at]) + step
+        table = table.set_column(table.schema.get_field_index(name), name, pa.array(values))
+    pq.write_table(
+        table, file, compression="zstd", compression_level=1, write_page_checksum=True, row_group_size=ROW_GROUP
+    )
+
+    def sign(manifest):
+        manifest["manifest_sha256"] = manifest_digest(manifest)
+        (path / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+    manifest["shards"][str(shard)]["file_sha256"] = hashlib.sha256(file.read_bytes()).hexdigest()
+    sign(manifest)
+    from analysis.store.outcome_store import content_digest
+
+    manifest["shards"][str(shard)]["sha256"] = content_digest(OutcomeStore(path, rules).read_shard(shard))
+    shards = "".join(manifest["shards"][str(i)]["sha256"] for i in range(manifest["n_shards"]))
+    manifest["checksum"] = hashlib.sha256(shards.encode()).hexdigest()
+    sign(manifest)
+    assert OutcomeStore(path, rules).verify() == []  # the store's own checks find nothing
+    return root, (row, take, give)
+
+
+def test_verify_passes_on_a_correct_store(holdem):
+    seen = []
+    result = verify("casino-holdem", RunOptions(progress=False), STATES, HANDS, SEED, on_check=seen.append)
+    assert [c.name for c in result.checks] == list(CHECKS) and seen == list(result.checks)
+    assert result.passed, [(c.name, c.detail) for c in result.failed]
+    assert result.checksum == holdem[1].source.checksum
+
+
+def test_verify_fails_naming_the_naive_count_check_on_a_re_signed_store(tampered):
+    root, (row, take, give) = tampered
+    result = verify("casino-holdem", RunOptions(root=root, progress=False), STATES, HANDS, SEED)
+    assert [c.name for c in result.failed] == ["naive state counts"]
+    naive = result.failed[0]
+    words = [take.replace("_", " "), give.replace("_", " ")]
+    assert f"row {row:,}" in naive.detail and all(w in naive.detail for w in words)
+    assert f"{STATES - 1} states equal" == naive.found
+
+
+def test_cli_exit_codes_and_the_appendix(cli, tampered, tmp_path):
+    args = ("verify", "--game", "casino-holdem", "--states", STATES, "--hands", HANDS, "--seed", SEED)
+    ok = cli(*args, "--out", tmp_path / "ok", "--no-progress")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    lines = ok.stdout.splitlines()
+    assert [line.split()[0] for line in lines[: len(CHECKS)]] == ["PASS"] * len(CHECKS)
+    assert all(name in ok.stdout for name in CHECKS) and "all checks passed" in lines[-1]
+    data = json.loads((tmp_path / "ok" / "verification.json").read_text())
+    assert data["passed"] is True and [c["name"] for c in data["checks"]] == list(CHECKS)
+    assert all(c["passed"] and c["expected"] and c["found"] for c in data["checks"])
+    page = (tmp_path / "ok" / "verification.html").read_text()
+    headers = [h.split("</th>")[0] for h in page.split("<th>")[1:]]
+    assert "Check" in headers and "Result" in headers and not any("_" in h for h in headers)
+    assert all(name.replace("'", "&#x27;") in page for name in CHECKS)
+
+    root, _ = tampered
+    bad = cli(*args, "--store", root, "--no-progress", "--format", "json")
+    assert bad.returncode == 1
+    data = json.loads(bad.stdout)
+    assert data["passed"] is False and [c["name"] for c in data["checks"] if not c["passed"]] == ["naive state counts"]
+    table = cli(*args, "--store", root, "--no-progress")
+    assert table.returncode == 1 and "FAIL  naive state counts" in table.stdout
+    assert "FAILED: naive state counts" in table.stdout.splitlines()[-1]
+
+    for wrong in (("--states", "0"), ("--hands", "many"), ("--game", "baccarat"), ("--seed", "-1")):
+        run = cli("verify", *wrong)
+        assert run.returncode == 2 and run.stderr.count("\n") == 1, (wrong, run.stderr)
+    assert "a result, not a usage error" in cli("verify", "--help").stdout
+
+
+def test_a_damaged_shard_fails_the_checksum_check(holdem, tmp_path):
+    """A shard whose bytes changed (not signed again) fails the store checksums, named; the
+    run goes on and reports every check."""
+    rules, engine = holdem
+    path = OutcomeStore.path_for(rules, tmp_path)
+    shutil.copytree(engine.source.path, path, ignore=shutil.ignore_patterns(".lock"))
+    shard = path / "shard-00003.parquet"
+    data = bytearray(shard.read_bytes())
+    data[len(data) // 2] ^= 1
+    shard.write_bytes(bytes(data))
+    result = verify(rules, RunOptions(root=tmp_path, progress=False), 1, 10_000, SEED)
+    assert [c.name for c in result.checks] == list(CHECKS)
+    assert "store checksums" in [c.name for c in result.failed]
+    assert "shard-00003.parquet" in result.checks[0].detail
