@@ -180,15 +180,20 @@ def add_game_options(p: argparse.ArgumentParser, store: bool = True, game_files:
         help="the call bet, N times the ante (1 to 4; default 2): the same counts, strategy re-optimised",
     )
     if store:
-        p.add_argument(
-            "--store",
-            type=Path,
-            default=None,
-            help="outcome store root (default: $CASINO_OMAHA_STORE, data/outcomes in a checkout, "
-            "else a per-user cache folder)",
-        )
-        p.add_argument("--threads", type=threads, default=None, help="worker threads (default: all cores)")
-        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        add_run_options(p)
+
+
+#: Where the stores are, unless --store says otherwise.
+STORE_HELP = (
+    "outcome store root (default: $CASINO_OMAHA_STORE, data/outcomes in a checkout, else a per-user cache folder)"
+)
+
+
+def add_run_options(p: argparse.ArgumentParser, store_help: str = STORE_HELP) -> None:
+    """--store, --threads and --no-progress: what :func:`options_for` reads."""
+    p.add_argument("--store", type=Path, default=None, help=store_help)
+    p.add_argument("--threads", type=threads, default=None, help="worker threads (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def add_pay_options(p: argparse.ArgumentParser, default: str = "antewin") -> None:

@@ -6,9 +6,8 @@ frequency and how often each option is taken at each street."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from analysis.cli.common import Subparsers, add_format, game_or_file, print_json, whole_number
+from analysis.cli.common import Subparsers, add_format, add_run_options, game_or_file, print_json
 
 NAME = "solve"
 
@@ -24,11 +23,7 @@ def add_parser(sub: Subparsers) -> None:
         metavar="NAME|FILE",
         help="a shipped game (see `games`) or a game file (.toml); default ultimate-texas-holdem",
     )
-    p.add_argument("--threads", type=whole_number(1, 256, "threads"), default=None, help="threads (default: all cores)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument(
-        "--store", type=Path, default=None, help="stores' root: the solve is kept under STORE/streets (resumable)"
-    )
+    add_run_options(p, store_help="stores' root: the solve is kept under STORE/streets (resumable)")
     p.add_argument(
         "--blind",
         action="append",

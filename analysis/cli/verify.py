@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from analysis.cli.common import (
     Subparsers,
     add_format,
+    add_run_options,
     hands,
     options_for,
     out_folder,
     print_json,
     seed,
-    threads,
     whole_number,
 )
 from analysis.model.rules import PRESETS
@@ -55,15 +54,7 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--seed", type=seed, default=2026, help="random seed, a whole number >= 0 (default 2026)")
     p.add_argument("--out", type=out_folder, default=None, metavar="DIR", help="write verification.json and .html here")
-    p.add_argument(
-        "--store",
-        type=Path,
-        default=None,
-        help="outcome store root (default: $CASINO_OMAHA_STORE, data/outcomes in a checkout, "
-        "else a per-user cache folder)",
-    )
-    p.add_argument("--threads", type=threads, default=None, help="worker threads (default: all cores)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_run_options(p)
     add_format(p)
 
 

@@ -409,6 +409,7 @@ def _small_deck(rules: Rules, options: RunOptions) -> tuple[bool, str, str, str]
     reference = brute_force(small)
     flops = np.array([s[0] for s in reference])
     holes = np.array([s[1] for s in reference])
+    expected = np.array(list(reference.values()))
     wanted = state_keys(*canonical_states(holes, flops, small.suits))
     idx = np.minimum(np.searchsorted(sc.keys, wanted), len(sc) - 1)
     problems = []
@@ -416,13 +417,12 @@ def _small_deck(rules: Rules, options: RunOptions) -> tuple[bool, str, str, str]
         problems.append("states missing from the enumeration")
     else:
         counts = sc.counts[idx].astype(np.int64)
-        expected = np.array(list(reference.values()))
         differ = int((counts != expected).any(axis=1).sum())
         if differ:
             problems.append(f"{differ:,} states differ in their counts")
         if not np.array_equal(np.bincount(idx, minlength=len(sc)), sc.weight):
             problems.append("weights differ from the states that map to each row")
-    deals = int(np.array(list(reference.values())).sum())
+    deals = int(expected.sum())
     if deals != small.total_combinations:
         problems.append(f"the brute force deals {deals:,}, not {small.total_combinations:,}")
     detail = (
