@@ -12,7 +12,7 @@ import pytest
 from analysis import STRATEGIES
 from analysis.model.categories import CATEGORIES
 from analysis.report.build import build_report
-from analysis.report.render import SECTIONS
+from analysis.report.wording import column_kind, header, label
 from analysis.report.tables import HORIZONS, LEVELS
 from browser import chromium
 
@@ -24,7 +24,7 @@ SCREENSHOTS = ROOT / "reports" / "screenshots"
 def omaha_report(omaha, tmp_path_factory):
     _, engine = omaha
     report = build_report(engine)
-    xlsx, page = report.write(tmp_path_factory.mktemp("report"))
+    xlsx, page, _ = report.write(tmp_path_factory.mktemp("report"))
     return report, xlsx, page
 
 
@@ -33,11 +33,17 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     report, xlsx, _ = omaha_report
     rules, _ = omaha
     result = report.result
-    book = pd.read_excel(xlsx, sheet_name=None)
-    assert list(book) == list(report.sheets)
+    words = pd.read_excel(xlsx, sheet_name=None)
+    assert list(words) == list(report.sheets)
+    book = {}
     for name, table in report.sheets.items():  # every sheet, cell by cell
-        back = book[name]
-        assert list(back.columns) == list(table.columns), name
+        assert list(words[name].columns) == [header(c) for c in table.columns], name
+        assert not [h for h in words[name].columns if "_" in str(h)], name  # headers in words
+        back = words[name].rename(columns={header(c): c for c in table.columns})
+        for col in [c for c in table.columns if column_kind(c, table[c]) == "label"]:
+            assert back[col].fillna("").tolist() == ["" if pd.isna(v) else label(v) for v in table[col]], (name, col)
+            back[col] = table[col]
+        book[name] = back
         for col in table.columns:
             if pd.api.types.is_integer_dtype(table[col]):
                 assert back[col].dtype == np.int64 and np.array_equal(back[col], table[col]), (name, col)
@@ -62,6 +68,8 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     ]
     hands = book["Final hands"]
     assert hands.final_hand.tolist() == list(reversed(CATEGORIES))
+    assert words["Final hands"]["Player's final hand"].tolist()[:2] == ["royal flush", "straight flush"]
+    assert words["Return table"]["Outcome"].tolist()[1] == "dealer does not qualify"
     assert int(hands.combinations.sum()) == rules.total_combinations
     called_cols = ["called_dealer_not_qualifying", "called_player_wins", "called_tie", "called_dealer_wins"]
     assert np.array_equal(hands[called_cols].sum(axis=1), hands.called_combinations)
@@ -125,13 +133,15 @@ def test_html_renders_in_headless_chromium(omaha_report, tmp_path):
     driver = chromium(tmp_path / "profile")
     try:
         driver.get(page.as_uri())
-        assert driver.title.startswith("casino-omaha")
-        for key, name in SECTIONS:
-            section = driver.find_element(By.ID, key)
-            assert section.is_displayed()
-            assert section.find_element(By.TAG_NAME, "h2").text == name
+        assert driver.title == "Casino Omaha Poker: par sheet"
+        for section in report.document().sections:
+            shown = driver.find_element(By.ID, section.key)
+            assert shown.is_displayed()
+            assert shown.find_element(By.TAG_NAME, "h2").text == section.heading
+        headers = [th.text for th in driver.find_elements(By.TAG_NAME, "th")]
+        assert headers and not [h for h in headers if "_" in h]  # headers in words
         images = driver.find_elements(By.TAG_NAME, "img")
-        assert len(images) == len(report.plots)
+        assert len(images) == len(report.images)
         for img in images:
             assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
         tables = driver.find_elements(By.TAG_NAME, "table")
@@ -182,8 +192,8 @@ def test_a_failed_write_keeps_the_old_report_and_no_temporary_file(tmp_path, mon
 
     rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
     report = build_report(ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules))
-    xlsx, page = report.write(tmp_path)
-    before = {p: p.read_bytes() for p in (xlsx, page)}
+    written = report.write(tmp_path)
+    before = {p: p.read_bytes() for p in written}
 
     def no_space(*args):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -191,5 +201,6 @@ def test_a_failed_write_keeps_the_old_report_and_no_temporary_file(tmp_path, mon
     monkeypatch.setattr(atomic.os, "replace", no_space)
     with pytest.raises(OSError, match="No space left"):
         report.write(tmp_path)
-    assert {p: p.read_bytes() for p in (xlsx, page)} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([xlsx.name, page.name])
+    assert {p: p.read_bytes() for p in written} == before
+    pdf = written.pdf.with_name(written.pdf.name + ".sha256")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([p.name for p in written] + [pdf.name])

@@ -14,6 +14,8 @@ from fractions import Fraction
 import openpyxl
 import pytest
 
+from analysis.report.wording import HEADERS
+
 from analysis.engine.streets import solve_streets
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
@@ -24,8 +26,12 @@ HOSTILE_TITLE = '=HYPERLINK("http://x","y")'
 
 
 def sheet_rows(book, name):
+    """A sheet's rows keyed by the tables' own column names (the workbook's headers are in words)."""
     rows = list(book[name].iter_rows(values_only=True))
-    return [dict(zip(rows[0], r)) for r in rows[1:]]
+    assert not [h for h in rows[0] if "_" in str(h)]
+    inverse = {v: k for k, v in HEADERS.items()}
+    names = [inverse.get(h, h[:1].lower() + h[1:]) for h in rows[0]]
+    return [dict(zip(names, r)) for r in rows[1:]]
 
 
 def grid_cells(book):
@@ -42,7 +48,7 @@ def small(tmp_path_factory):
     path = folder / "small.toml"
     path.write_text(SMALL_GAME.replace('title = "Ultimate on nine to ace, two suits"', f"title = '{HOSTILE_TITLE}'"))
     report = build_street_report(path, RunOptions(root=folder / "store", threads=2, progress=False))
-    xlsx, page = report.write(folder / "out")
+    xlsx, page, _ = report.write(folder / "out")
     return report, path, openpyxl.load_workbook(xlsx), page
 
 
@@ -113,7 +119,7 @@ def test_a_one_suit_deck_has_only_suited_cells(tmp_path):
 def test_three_hole_cards_get_a_table_by_class_and_a_chart(tmp_path):
     game = game_from_document(doc(hole=3, hand="two-hole-three-board"), "three cards")
     report = build_street_report(game, RunOptions(root=tmp_path, threads=2, progress=False))
-    assert "Pre-flop grid" not in report.sheets and "preflop" in report.plots
+    assert "Pre-flop grid" not in report.sheets and "preflop" in report.images
     table = report.sheets["Pre-flop strategy"]
     assert table["holdings"].sum() == 220  # C(12, 3)
     assert {"hand", "best option", "expected result if bet 4 (antes)"} <= set(table.columns)
@@ -145,7 +151,7 @@ def test_the_page_renders_in_headless_chromium(small, tmp_path):
         for key in ("summary", "rules", "return-table", "distribution", "decisions", "strategy", "metadata"):
             assert driver.find_element(By.ID, key).is_displayed()
         images = driver.find_elements(By.TAG_NAME, "img")
-        assert len(images) == len(report.plots)
+        assert len(images) == len(report.images)
         for img in images:
             assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
         assert f"{float(report.figures.house_edge):.4%}" in driver.find_element(By.ID, "summary").text
@@ -208,7 +214,7 @@ def test_report_command_refuses_what_it_cannot_do(cli, tmp_path):
 @pytest.fixture(scope="module")
 def uth_book(tmp_path_factory):
     report = build_street_report("ultimate-texas-holdem")  # the solve is kept in the default store
-    xlsx, page = report.write(tmp_path_factory.mktemp("uth"))
+    xlsx, page, _ = report.write(tmp_path_factory.mktemp("uth"))
     return report, openpyxl.load_workbook(xlsx)
 
 

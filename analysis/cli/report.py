@@ -1,5 +1,5 @@
 """``casino-omaha report``: the return table and exact figures of a game, pay table and
-strategy, or with ``--out`` the full report (Excel workbook and HTML page with plots). A game
+strategy, or with ``--out`` the full report (Excel workbook, HTML page and typeset PDF). A game
 with several decision points (a multi-street game that ships, or a game file) is solved
 exactly and gets its own par sheet: the summary printed, or with ``--out`` the workbook and
 page."""
@@ -56,7 +56,7 @@ def add_parser(sub: Subparsers) -> None:
         type=out_folder,
         default=None,
         metavar="DIR",
-        help="write the full report (Excel workbook and HTML page with plots) into DIR",
+        help="write the full report (Excel workbook, HTML page and typeset PDF with its .sha256) into DIR",
     )
 
 
@@ -104,13 +104,13 @@ def run(args: argparse.Namespace) -> int:
 
         sidebets = () if args.no_sidebets else args.sidebet
         report = build_report(engine, paytable, args.strategy, args.pays_on, sidebets)
-        xlsx, page = report.write(args.out)
+        written = report.write(args.out)
         s = report.result.summary()
         print(
             f"{engine.rules.name}, pay table {paytable.name}, {args.strategy} strategy: house edge "
             f"{s['house_edge']:.4%}, element of risk {s['element_of_risk']:.4%}, call rate {s['call_rate']:.2%}"
         )
-        print(f"report written to {xlsx.parent}/\n  {xlsx}\n  {page}")
+        print(f"report written to {written.workbook.parent}/\n" + "\n".join(f"  {p}" for p in written))
         return 0
     result = engine.decide(paytable, strategy_named(args.strategy), args.pays_on)
     if args.format == "json":
@@ -155,9 +155,9 @@ def run_streets(args: argparse.Namespace) -> int:
         game = game.with_qualifier(args.qualifier)
     report = build_street_report(game, options_for(args), game_file=_game_file(args.game))
     if args.out is not None:
-        xlsx, page = report.write(args.out)
+        written = report.write(args.out)
         print(summary_line(report))
-        print(f"par sheet written to {xlsx.parent}/\n  {xlsx}\n  {page}")
+        print(f"par sheet written to {written.workbook.parent}/\n" + "\n".join(f"  {p}" for p in written))
         return 0
     if args.format == "json":
         f = report.figures

@@ -129,6 +129,11 @@ def shipped_games() -> dict[str, Path]:
     return {p.stem: p for p in sorted(GAMES_DIR.glob("*.toml"), key=lambda p: p.stem)}
 
 
+def game_title(name: str) -> str:
+    """A shipped game's title ("Casino Omaha Poker"), else the name itself."""
+    return load_game(name).title if name in shipped_games() else name
+
+
 def load_game(spec: str | Path) -> GameSpec:
     """A game from a shipped name (``"ultimate-texas-holdem"``) or a TOML file."""
     if not isinstance(spec, (str, Path)):

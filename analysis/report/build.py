@@ -1,8 +1,11 @@
 """The full report of a game, pay table and strategy (a "par sheet" for a regulator or test
 lab): every table and plot, assembled from the return engine's exact figures.
 
-The numbers are :mod:`analysis.report.tables`, the plots :mod:`analysis.report.plots`, the workbook
-and HTML page :mod:`analysis.report.render`; this module puts them together.
+The numbers are :mod:`analysis.report.tables` (with the rules in regulation form, worked
+examples and odds of :mod:`~analysis.report.regulation`, :mod:`~analysis.report.examples`
+and :mod:`~analysis.report.odds`), the plots :mod:`analysis.report.plots`, the document
+:mod:`analysis.report.parsheet`, the files :mod:`analysis.report.render`; this module puts
+them together.
 """
 
 from __future__ import annotations
@@ -22,10 +25,15 @@ from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine, StateSource
 from analysis.hands.classes import HAND_CLASSES, class_notes
 from analysis.model.errors import InputError
+from analysis.model.game import game_title
 from analysis.model.paytable import PayTableSpec
 from analysis.model.rules import Rules
 from analysis.protection.edges import information_table, seen_card_table
 from analysis.protection.runs import StoredProtection, stored_protection
+from analysis.report.document import Document, Image, image
+from analysis.report.examples import WorkedExample, worked_examples
+from analysis.report.odds import MaximumPayout, maximum_payout, pay_line_odds, wager_odds
+from analysis.report.parsheet import parsheet
 from analysis.report.plots import (
     plot_call_rates,
     plot_confidence,
@@ -34,13 +42,16 @@ from analysis.report.plots import (
     plot_margin,
     plot_outcome_distribution,
     plot_protection,
-    png,
 )
-from analysis.report.render import write_html, write_workbook
+from analysis.report.regulation import RuleSection, rules_of_play
+from analysis.report.render import Written, write_report
 from analysis.report.sidebet_plots import plot_side_bet
 from analysis.report.sidebets import side_bet_tables
 from analysis.report.tables import (
+    clauses_table,
     confidence_table,
+    examples_table,
+    figures_digest,
     final_hands_table,
     paytable_digest,
     paytable_table,
@@ -48,6 +59,7 @@ from analysis.report.tables import (
     rules_table,
     summary_table,
 )
+from analysis.report.verification import Verification, kept_verification
 from analysis.sidebets.bet import SideBetSpec
 from analysis.sidebets.result import SideBetResult
 from analysis.store.outcome_store import ENGINE_VERSION, OutcomeStore
@@ -60,15 +72,24 @@ REPORT_STRATEGIES = COMPARED
 
 @dataclass
 class Report:
-    """The tables (one sheet each), the plots (PNG) and the figures of one report."""
+    """The tables (one sheet each), the plots and the figures of one report, and what its
+    document shows beside them (rules of play, worked examples, the last verification)."""
 
     rules: Rules
     result: GameResult
     analysis: StrategyAnalysis
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
-    plots: dict[str, bytes] = field(default_factory=dict)
+    images: dict[str, Image] = field(default_factory=dict)
     side_bets: list[SideBetResult] = field(default_factory=list)
     protection: StoredProtection | None = None  # the protection results the report includes
+    rules_of_play: tuple[RuleSection, ...] = ()
+    examples: tuple[WorkedExample, ...] = ()
+    maximum_payout: MaximumPayout | None = None
+    verification: Verification | None = None  # the last ``verify`` of the store, when kept
+
+    @property
+    def title_of_game(self) -> str:
+        return game_title(self.rules.name)
 
     @property
     def stem(self) -> str:
@@ -76,14 +97,13 @@ class Report:
         r = self.result
         return re.sub(r"[^\w.+-]+", "_", f"{self.rules.name}-{r.paytable.name}-{r.strategy}-pays-on-{r.pays_on}")
 
-    def write(self, out_dir: str | Path) -> tuple[Path, Path]:
-        """Write ``<stem>.xlsx`` and ``<stem>.html`` into ``out_dir``; returns both paths."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        xlsx, page = out / f"{self.stem}.xlsx", out / f"{self.stem}.html"
-        write_workbook(self, xlsx)
-        write_html(self, page)
-        return xlsx, page
+    def document(self) -> Document:
+        return parsheet(self)
+
+    def write(self, out_dir: str | Path) -> Written:
+        """Write ``<stem>.xlsx``, ``<stem>.html`` and ``<stem>.pdf`` (with its ``.sha256``)
+        into ``out_dir``."""
+        return write_report(self.document(), self.sheets, out_dir, self.stem)
 
 
 def build_report(
@@ -110,8 +130,17 @@ def build_report(
     report.protection = protection
     # before the metadata, which names every derived array read
     summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
+    report.rules_of_play = rules_of_play(rules, result.paytable, pays_on, game_title(rules.name))
+    report.examples = worked_examples(rules, result.paytable, pays_on)
+    report.maximum_payout = maximum_payout(result)
+    if isinstance(engine.source, OutcomeStore):
+        report.verification = kept_verification(engine.source)
     report.sheets = {
         "Summary": summary_table(result, every_deal),
+        "Rules of play": clauses_table(report.rules_of_play),
+        "Worked examples": examples_table(report.examples),
+        "Odds per pay line": pay_line_odds(result),
+        "Odds per wager": wager_odds(result),
         "Confidence ranges": confidence_table(result),
         "Return table": return_table(result),
         "Final hands": final_hands_table(result, every_deal, engine.column_sums(result.calls)),
@@ -127,7 +156,7 @@ def build_report(
     }
     if report.side_bets:
         report.sheets |= {"Side bets": summary, "Side bet lines": lines}
-    report.plots = make_plots(report)
+    report.images = make_plots(report)
     return report
 
 
@@ -160,6 +189,7 @@ def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.
         ("pay table SHA-256", paytable_digest(result.paytable)),
         ("pays on", result.pays_on),
         ("store checksum (SHA-256)", m.get("checksum", "counts in memory")),
+        ("figures SHA-256", figures_digest(result)),
         ("store fingerprint", m.get("fingerprint")),
         ("store canonical states", m.get("rows")),
         ("store created", m.get("created")),
@@ -175,15 +205,15 @@ def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.
     return pd.DataFrame(rows, columns=["item", "value"]).astype({"value": str})
 
 
-def make_plots(report: Report) -> dict[str, bytes]:
-    """Every plot of the report as PNG bytes, keyed by name."""
+def make_plots(report: Report) -> dict[str, Image]:
+    """Every plot of the report (PNG for the page, SVG for the PDF), keyed by name."""
     r, s = report.result, report.sheets
     return {
-        "return-table": png(plot_contributions(r)),
-        "outcomes": png(plot_outcome_distribution(r)),
-        "final-hands": png(plot_final_hands(s["Final hands"])),
-        "confidence": png(plot_confidence(s["Confidence ranges"], float(r.exact.house_edge))),
-        "strategy": png(plot_call_rates(s["Strategy by hand"])),
-        "margin": png(plot_margin(report.analysis)),
-        "protection": png(plot_protection(s["Game protection"], s.get("Protection by card seen"))),
-    } | {f"side-bet-{i}": png(plot_side_bet(b)) for i, b in enumerate(report.side_bets)}
+        "return-table": image(plot_contributions(r)),
+        "outcomes": image(plot_outcome_distribution(r)),
+        "final-hands": image(plot_final_hands(s["Final hands"])),
+        "confidence": image(plot_confidence(s["Confidence ranges"], float(r.exact.house_edge))),
+        "strategy": image(plot_call_rates(s["Strategy by hand"])),
+        "margin": image(plot_margin(report.analysis)),
+        "protection": image(plot_protection(s["Game protection"], s.get("Protection by card seen"))),
+    } | {f"side-bet-{i}": image(plot_side_bet(b)) for i, b in enumerate(report.side_bets)}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import html
 import platform
 import re
 import sys
@@ -32,15 +31,26 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game, shipped_games
 from analysis.parallel.options import RunOptions
-from analysis.report.plots import png
-from analysis.report.render import html_page, html_table, img_tag, write_sheets
+from analysis.report.document import (
+    Block,
+    Document,
+    Image,
+    Items,
+    Paragraph,
+    Plot,
+    Section,
+    Subsection,
+    Table,
+    figures_sha256,
+    image,
+)
+from analysis.report.render import Written, document_html, write_report
 from analysis.report.street_plots import (
     plot_bet_share_grid,
     plot_decision_rates,
     plot_preflop_grid,
     plot_result_distribution,
 )
-from analysis.store.atomic import atomic_path
 from analysis.store.shards import package_version
 
 #: Each decision point in words.
@@ -80,7 +90,7 @@ class StreetReport:
     figures: StreetFigures
     game_file: Path | None
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
-    plots: dict[str, bytes] = field(default_factory=dict)
+    images: dict[str, Image] = field(default_factory=dict)
 
     @property
     def stem(self) -> str:
@@ -88,19 +98,13 @@ class StreetReport:
         game's name ends with ``*``, written ``_``)."""
         return re.sub(r"[^\w.+-]+", "_", f"{self.game.name}-optimal-par-sheet")
 
-    def write(self, out_dir: str | Path) -> tuple[Path, Path]:
-        """Write ``<stem>.xlsx`` and ``<stem>.html`` into ``out_dir``; returns both paths."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        xlsx, page = out / f"{self.stem}.xlsx", out / f"{self.stem}.html"
-        write_sheets(self.sheets, xlsx, f"{self.game.title}: par sheet")
-        with atomic_path(page) as tmp:
-            tmp.write_text(self.html(), encoding="utf-8")
-        return xlsx, page
+    def write(self, out_dir: str | Path) -> Written:
+        """Write ``<stem>.xlsx``, ``<stem>.html`` and ``<stem>.pdf`` (with its ``.sha256``) into ``out_dir``."""
+        return write_report(street_document(self), self.sheets, out_dir, self.stem)
 
     def html(self) -> str:
         """The par sheet as one self-contained page (plots embedded as PNG)."""
-        return render_street_html(self)
+        return document_html(street_document(self))
 
 
 def build_street_report(
@@ -127,7 +131,7 @@ def build_street_report(
     path = Path(game_file) if game_file is not None else _source_file(spec)
     report = StreetReport(spec, figures, path)
     report.sheets = street_sheets(spec, figures, path)
-    report.plots = street_plots(report)
+    report.images = street_plots(report)
     return report
 
 
@@ -559,17 +563,17 @@ def street_metadata(f: StreetFigures, game_file: Path | None) -> pd.DataFrame:
 # ---- plots and page --------------------------------------------------------------------
 
 
-def street_plots(report: StreetReport) -> dict[str, bytes]:
-    """Every plot of the par sheet as PNG bytes, keyed by name."""
+def street_plots(report: StreetReport) -> dict[str, Image]:
+    """Every plot of the par sheet (PNG and SVG), keyed by name."""
     game, s = report.game, report.sheets
     title = game.title
     options = {STREET_WORDS[st]: [str(o) for o in opts] for st, opts in game.streets.items()}
     plots = {
-        "decisions": png(plot_decision_rates(s["Decisions"], options, f"{title}: how often each option is taken")),
-        "distribution": png(plot_result_distribution(s["Result distribution"], f"{title}: the net result of a hand")),
+        "decisions": image(plot_decision_rates(s["Decisions"], options, f"{title}: how often each option is taken")),
+        "distribution": image(plot_result_distribution(s["Result distribution"], f"{title}: the net result of a hand")),
     }
     if "Pre-flop grid" in s:
-        plots["preflop"] = png(
+        plots["preflop"] = image(
             plot_preflop_grid(
                 s["Pre-flop grid"],
                 [str(o) for o in game.preflop],
@@ -577,55 +581,90 @@ def street_plots(report: StreetReport) -> dict[str, bytes]:
             )
         )
     elif game.preflop:
-        plots["preflop"] = png(
+        plots["preflop"] = image(
             plot_bet_share_grid(bet_share_grid(report.figures), f"{title}: share of hands that bet before the flop")
         )
     return plots
 
 
-def render_street_html(report: StreetReport) -> str:
-    """The par sheet as one self-contained page."""
+def street_figures_digest(f: StreetFigures) -> str:
+    """SHA-256 of the exact figures: every outcome's deals and exact net result."""
+    rows = [f"{k},{n},{f.value(k)}" for k, n in sorted(f.counts.items(), key=lambda kv: _outcome_order(kv[0]))]
+    return figures_sha256([f.game.name, *rows, f"house edge,{f.house_edge}", f"variance,{f.variance}"])
+
+
+def street_document(report: StreetReport) -> Document:
+    """The par sheet as a document (the page and the PDF)."""
     f, s, game = report.figures, report.sheets, report.game
     he, eor = f.house_edge, f.element_of_risk
+    meta = dict(zip(s["Metadata"]["item"], s["Metadata"]["value"]))
     summary = (
-        f"<p>House edge <b>{percent(he)}</b> of the ante (exactly {he}), element of risk "
-        f"<b>{percent(eor)}</b> (exactly {eor}), standard deviation {f.standard_deviation:.4f} antes per hand, "
-        f"hit frequency {percent(f.hit_frequency)} (exactly {f.hit_frequency}), over {f.total:,} deals counted "
-        "exactly, the player playing the optimal strategy.</p>" + html_table(s["Summary"])
+        Paragraph(
+            f"House edge {percent(he)} of the ante (exactly {he}), element of risk {percent(eor)} (exactly {eor}), "
+            f"standard deviation {f.standard_deviation:.4f} antes per hand, hit frequency {percent(f.hit_frequency)} "
+            f"(exactly {f.hit_frequency}), over {f.total:,} deals counted exactly, the player playing the optimal "
+            "strategy."
+        ),
+        Table(s["Summary"].drop(columns="value")),  # "shown" says it in words
     )
-    rules = "<ol>" + "".join(f"<li>{html.escape(t)}</li>" for t in s["Rules"]["text"]) + "</ol>"
-    for name in ("Blind pays", "Ante pays"):
-        if name in s:
-            rules += f"<h3>{html.escape(name)}</h3>" + html_table(s[name])
-    decisions = img_tag(report.plots["decisions"], "how often each option is taken") + html_table(s["Decisions"])
+    rules: list[Block] = [Items(tuple(s["Rules"]["text"]))]
+    rules += [Subsection(name, (Table(s[name]),)) for name in ("Blind pays", "Ante pays") if name in s]
+    strategy: tuple[Block, ...]
     if not game.preflop:
-        strategy = '<p class="note">This game has no decision before the flop.</p>'
+        strategy = (Paragraph("This game has no decision before the flop.", note=True),)
     elif "Pre-flop grid" in s:
         strategy = (
-            img_tag(report.plots["preflop"], "the pre-flop strategy grid")
-            + '<p class="note">Pairs on the diagonal, suited hands above it, offsuit hands below; rows and '
-            "columns are the ranks, highest first.</p>"
-            + html_table(s["Pre-flop grid"])
-            + "<h3>By class of hole cards</h3>"
-            + html_table(s["Pre-flop strategy"])
+            Plot("preflop", "The pre-flop strategy grid"),
+            Paragraph(
+                "Pairs on the diagonal, suited hands above it, offsuit hands below; rows and columns are the ranks, "
+                "highest first.",
+                note=True,
+            ),
+            Table(s["Pre-flop grid"]),
+            Subsection("By class of hole cards", (Table(s["Pre-flop strategy"]),)),
         )
     else:
         strategy = (
-            img_tag(report.plots["preflop"], "share of hands that bet before the flop")
-            + '<p class="note">Expected results in antes per hand, ante and blind included; suits are '
-            "interchangeable, so each class stands for all its holdings.</p>" + html_table(s["Pre-flop strategy"])
+            Plot("preflop", "Share of hands that bet before the flop"),
+            Paragraph(
+                "Expected results in antes per hand, ante and blind included; suits are interchangeable, so each "
+                "class stands for all its holdings.",
+                note=True,
+            ),
+            Table(s["Pre-flop strategy"]),
         )
-    sections = [
-        ("summary", "Summary", summary),
-        ("rules", "Rules", rules),
-        ("return-table", "Return table", html_table(s["Return table"])),
-        (
+    sections = (
+        Section("summary", "Summary", summary),
+        Section("rules", "Rules", tuple(rules)),
+        Section("return-table", "Return table", (Table(s["Return table"]),)),
+        Section(
             "distribution",
             "The net result of a hand",
-            img_tag(report.plots["distribution"], "the net result of a hand") + html_table(s["Result distribution"]),
+            (Plot("distribution", "The net result of a hand"), Table(s["Result distribution"])),
         ),
-        ("decisions", "Decisions at each street", decisions),
-        ("strategy", "Pre-flop strategy", strategy),
-        ("metadata", "Run metadata", html_table(s["Metadata"])),
-    ]
-    return html_page(f"{game.title}: par sheet (optimal strategy, exact)", sections)
+        Section(
+            "decisions",
+            "Decisions at each street",
+            (Plot("decisions", "How often each option is taken"), Table(s["Decisions"])),
+        ),
+        Section("strategy", "Pre-flop strategy", strategy),
+        Section("metadata", "Run metadata", (Table(s["Metadata"]),)),
+    )
+    facts = (
+        ("Game", game.title),
+        ("Game file", meta["game file"]),
+        ("Game file SHA-256", meta["game file SHA-256"]),
+        ("Changed from the game file", meta["changed from the game file"]),
+        ("Strategy", f"optimal at every decision (house edge {percent(he)})"),
+        ("Package version", meta["package version"]),
+        ("Date (UTC)", meta["generated (UTC)"]),
+        ("Result store checksum (SHA-256)", meta["result store checksum (SHA-256)"]),
+        ("Figures SHA-256", street_figures_digest(f)),
+    )
+    return Document(
+        f"{game.title}: par sheet",
+        "Optimal strategy at every decision: every deal counted exactly",
+        facts,
+        sections,
+        report.images,
+    )

@@ -8,6 +8,7 @@ Everything here is pure numbers (Fractions, ints, DataFrames): the plots are in
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -16,10 +17,15 @@ import pandas as pd
 
 from analysis.engine.result import GameResult
 from analysis.engine.statistics import house_result, z_score
+from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.outcomes import RESULTS
+from analysis.model.payoffs import outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
+from analysis.report.document import figures_sha256
+from analysis.report.examples import WorkedExample
+from analysis.report.regulation import RuleSection
 
 #: Hands after which the house's result is given, and the confidence levels.
 HORIZONS = (10**3, 10**4, 10**5, 10**6, 10**7)
@@ -200,6 +206,49 @@ def paytable_table(paytable: PayTable) -> pd.DataFrame:
             "pays_exact": [str(paytable.pays[c]) for c in reversed(CATEGORIES)],
         }
     )
+
+
+def clauses_table(sections: Sequence[RuleSection]) -> pd.DataFrame:
+    """The rules of play as rows: clause number (section.clause), section, text."""
+    rows = [
+        {"clause": f"{i}.{j}", "section": s.heading, "text": text}
+        for i, s in enumerate(sections, 1)
+        for j, text in enumerate(s.clauses, 1)
+    ]
+    return pd.DataFrame(rows, columns=["clause", "section", "text"])
+
+
+def examples_table(examples: Sequence[WorkedExample]) -> pd.DataFrame:
+    """One row per worked example: the cards, the decision, both hands and the settlement."""
+    return pd.DataFrame(
+        [
+            {
+                "case": x.case,
+                "player's cards": format_cards(x.hole),
+                "board": format_cards(x.board),
+                "dealer's cards": format_cards(x.dealer),
+                "decision": x.decision,
+                "player's hand": x.player_hand,
+                "dealer's hand": x.dealer_hand,
+                "dealer qualifies": x.dealer_qualifies,
+                "ante (antes)": str(x.ante),
+                "call bet (antes)": str(x.call),
+                "net (antes)": str(x.net),
+                "settlement": x.settlement,
+            }
+            for x in examples
+        ]
+    )
+
+
+def figures_digest(result: GameResult) -> str:
+    """SHA-256 of the exact figures (see :func:`analysis.report.document.figures_sha256`):
+    every return-table row's deals and exact net result, and the exact summary figures."""
+    payoffs = outcome_payoffs(result.paytable, result.rules, result.pays_on)
+    rows = [f"{o},{c},{n},{payoffs[(o, c)]}" for o, c, n in zip(result.table.outcome, result.table.category, result.table.combinations)]
+    e = result.exact
+    figures = [f"{k},{v}" for k, v in (("house edge", e.house_edge), ("element of risk", e.element_of_risk), ("call rate", e.call_rate), ("variance", e.variance))]
+    return figures_sha256([result.rules.name, result.paytable.name, result.strategy, result.pays_on, *rows, *figures])
 
 
 def paytable_digest(paytable: PayTable) -> str:

@@ -57,6 +57,7 @@ from analysis.model.errors import AnalysisError, InputError
 from analysis.model.outcomes import COLUMNS, state_keys
 from analysis.model.rules import Rules, as_rules, preset
 from analysis.parallel.options import RunOptions
+from analysis.report.document import Block, Command, Paragraph, Subsection, Table
 from analysis.report.render import html_page, html_table
 from analysis.store.atomic import atomic_write_bytes
 from analysis.store.outcome_store import OutcomeStore, content_digest
@@ -269,7 +270,87 @@ def verify(
     for check in _monte_carlo(the_engine, hands, seed):
         record(check)
     record(_guarded("published Casino Hold'em edge", lambda: _published(rules, the_engine, options)))
-    return Verification(rules.name, str(store.path), store.checksum, states, hands, seed, deck, tuple(checks))
+    result = Verification(rules.name, str(store.path), store.checksum, states, hands, seed, deck, tuple(checks))
+    atomic_write_bytes(kept_path(store), (json.dumps(result.as_dict(), indent=1) + "\n").encode())
+    return result
+
+
+def kept_path(store: OutcomeStore) -> Path:
+    """Where ``verify`` keeps its last result for a store, for the par sheet to include."""
+    folder = store.root / "verification"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{store.path.name}.json"
+
+
+def kept_verification(store: OutcomeStore) -> Verification | None:
+    """The last ``verify`` of this very store (same checksum), or None: a result of another
+    store, or a file that does not read as one, is not shown."""
+    path = kept_path(store)
+    try:
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            return None
+        d = json.loads(path.read_text(encoding="utf-8"))
+        if d.get("checksum") != store.checksum or store.checksum is None:
+            return None
+        checks = tuple(
+            Check(
+                str(c["name"]),
+                bool(c["passed"]),
+                str(c["detail"]),
+                str(c["expected"]),
+                str(c["found"]),
+                float(c["seconds"]),
+            )
+            for c in d["checks"]
+        )
+        return Verification(
+            str(d["game"]),
+            str(d["store"]),
+            str(d["checksum"]),
+            int(d["states"]),
+            int(d["hands"]),
+            int(d["seed"]),
+            str(d["deck"]),
+            checks,
+            str(d["version"]),
+            str(d["date"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def verification_blocks(v: Verification | None, command: str) -> tuple[Block, ...]:
+    """The par sheet's account of the independent checks: the last ``verify`` of the store
+    the figures come from, or how to run it."""
+    if v is None:
+        return (
+            Subsection(
+                "Independent checks",
+                (
+                    Paragraph(
+                        "No verification of this outcome store has been run yet. A test lab runs it on its own "
+                        "machine with the command below; the par sheet made after it includes its results.",
+                    ),
+                    Command(command),
+                ),
+            ),
+        )
+    verdict = "Every check passed." if v.passed else f"{len(v.failed)} of {len(v.checks)} checks FAILED."
+    return (
+        Subsection(
+            "Independent checks",
+            (
+                Paragraph(
+                    f"{verdict} Run on {v.date} by package version {v.version} on the store with checksum "
+                    f"{v.checksum}: {v.states:,} random states counted naively, {v.hands:,} hands simulated "
+                    f"(seed {v.seed}), small deck {v.deck}; {v.seconds:.0f} s in all. Each headline figure "
+                    "recomputed along a path independent of the one that made it."
+                ),
+                Table(v.frame()),
+                Command(f"{command} --states {v.states} --hands {v.hands} --seed {v.seed}"),
+            ),
+        ),
+    )
 
 
 def _guarded(name: str, run: Callable[[], tuple[bool, str, str, str]]) -> Check:

@@ -141,7 +141,7 @@ class TuningPanel:
         self._starts: dict[tuple[Rules, str, str], GameResult] = {}
         self._syncing = False
         self.saved: Path | None = None  # the last CSV saved
-        self.report_paths: tuple[Path, Path] | None = None  # the last report written
+        self.report_paths: tuple[Path, ...] | None = None  # the last report's files
         self._build(game, strategy, pays_on, variant_rules(game, rank, call_multiple), Path(out_dir))
         self.worker = _worker(self)
         self.refresh()
@@ -454,9 +454,9 @@ class TuningPanel:
         strategy = self.strategy.value if self.strategy.value in REPORT_STRATEGIES else "optimal"
         self._say("writing the full report (every table and plot; about 10 s) ...")
         report = build_report(self._engine(self.rules()), table, strategy, self.pays_on.value)
-        xlsx, page = report.write(Path(self.out_dir.value).expanduser())
-        self.report_paths = (xlsx, page)
-        self._say(f"report written: <code>{escape(str(xlsx))}</code> and <code>{escape(str(page))}</code>")
+        written = report.write(Path(self.out_dir.value).expanduser())
+        self.report_paths = tuple(written)
+        self._say("report written: " + ", ".join(f"<code>{escape(str(p))}</code>" for p in written))
 
     def _status(self, text: str, html: bool = False) -> None:
         self.status.value = text if html else escape(text)

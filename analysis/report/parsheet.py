@@ -1,0 +1,293 @@
+"""The par sheet of a one-decision game as a document (page and PDF): the sections a
+submission needs, in the order a reviewer reads them, generated from the game's rules, its
+pay table and the exact counts, so a variant's document follows its rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from analysis.model.cards import format_card
+from analysis.model.rules import qualifier_text
+from analysis.report.document import (
+    Block,
+    Command,
+    Document,
+    Items,
+    Paragraph,
+    Plot,
+    Section,
+    Subsection,
+    Table,
+)
+from analysis.report.tables import FORMULAS
+from analysis.report.verification import verification_blocks
+
+if TYPE_CHECKING:
+    from analysis.report.build import Report
+
+
+def cards_text(cards: tuple[int, ...]) -> str:
+    return " ".join(format_card(c) for c in cards)
+
+
+def _pct(value: object) -> str:
+    return f"{float(value):.4%}"  # type: ignore[arg-type]
+
+
+def _facts(report: Report) -> tuple[tuple[str, str], ...]:
+    meta = dict(zip(report.sheets["Metadata"]["item"], report.sheets["Metadata"]["value"]))
+    r, rules = report.result, report.rules
+    return (
+        ("Game", report.title_of_game),
+        (
+            "Rules",
+            f"{rules.qualifier_phrase[0].upper()}{rules.qualifier_phrase[1:]}; the call bet is "
+            f"{rules.call_multiple} times the ante; {'the ante' if r.pays_on == 'ante' else 'the call bet'} pays the pay table",
+        ),
+        ("Pay table", f"{r.paytable.name} ({meta['pay table source']})"),
+        ("Strategy", f"{r.strategy} (house edge {_pct(r.exact.house_edge)})"),
+        ("Package version", meta["package version"]),
+        ("Date (UTC)", meta["generated (UTC)"]),
+        ("Outcome store checksum (SHA-256)", meta["store checksum (SHA-256)"]),
+        ("Pay table SHA-256", meta["pay table SHA-256"]),
+        ("Figures SHA-256", meta["figures SHA-256"]),
+    )
+
+
+def _summary(report: Report) -> tuple[Block, ...]:
+    e = report.result.exact
+    return (
+        Paragraph(
+            f"House edge {_pct(e.house_edge)} per ante (exactly {e.house_edge}), element of risk "
+            f"{_pct(e.element_of_risk)} (exactly {e.element_of_risk}), call rate {_pct(e.call_rate)}, standard "
+            f"deviation {e.std_dev:.4f} antes per hand, over {e.total_combinations:,} deals counted exactly."
+        ),
+        Table(report.sheets["Summary"]),
+        Subsection("Formulas", (Items(tuple(f"{k}: {v}" for k, v in FORMULAS.items()), numbered=False),)),
+    )
+
+
+def _rules(report: Report) -> tuple[Block, ...]:
+    """The rules in numbered regulation form, the pay table worded as a regulation words it."""
+    return (
+        *(Subsection(section.heading, (Items(section.clauses),)) for section in report.rules_of_play),
+        Subsection("Pay table", (Table(report.sheets["Pay table"]),)),
+    )
+
+
+def _examples(report: Report) -> tuple[Block, ...]:
+    """Each settlement on a real deal, settled by the same code that settles the Monte Carlo."""
+    blocks: list[Block] = [
+        Paragraph(
+            "Real deals, one for each way a hand is settled, found in dealt hands and settled by the package's "
+            "settlement code; results in antes (ante = 1).",
+            note=True,
+        )
+    ]
+    for x in report.examples:
+        blocks.append(
+            Subsection(
+                x.case,
+                (
+                    Items(
+                        (
+                            f"Player's cards: {cards_text(x.hole)}",
+                            f"Board: {cards_text(x.board[:3])} (flop), {cards_text(x.board[3:])} (turn and river)",
+                            f"Dealer's cards: {cards_text(x.dealer)}",
+                            f"The player {'folds' if x.decision == 'fold' else 'calls'}.",
+                            f"Player's hand: {x.player_hand}",
+                            f"Dealer's hand: {x.dealer_hand} ({'qualifies' if x.dealer_qualifies else 'does not qualify'})",
+                            f"Settlement: {x.settlement}",
+                            f"Ante {x.ante:+} antes, call bet {x.call:+} antes, net {x.net:+} antes.",
+                        ),
+                        numbered=False,
+                    ),
+                ),
+            )
+        )
+    return tuple(blocks)
+
+
+def _odds(report: Report) -> tuple[Block, ...]:
+    s, m = report.sheets, report.maximum_payout
+    return (
+        Paragraph(
+            "True odds are the odds against the event, (1 - p) to p, written X to 1; payout odds are what the pay "
+            "table pays. Probabilities are over every deal, the player playing the report's strategy.",
+            note=True,
+        ),
+        Subsection("Per pay line", (Table(s["Odds per pay line"]),)),
+        Subsection("Per wager", (Table(s["Odds per wager"]),)),
+        Subsection(
+            "Maximum payout per hand",
+            (
+                Paragraph(
+                    f"The largest net win of one hand is {m.net} antes ({m.outcome}): probability "
+                    f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
+                    f"{m.combinations:,} of {report.result.exact.total_combinations:,} deals."
+                ),
+            ),
+        ),
+    )
+
+
+def _strategy(report: Report) -> tuple[Block, ...]:
+    rules, s, a = report.rules, report.sheets, report.analysis
+    canonical = dict(zip(s["Metadata"]["item"], s["Metadata"]["value"])).get("store canonical states", "")
+    simple = a.results["simple"].exact.house_edge
+    optimal = a.results["optimal"].exact.house_edge
+    return (
+        Paragraph(
+            f"Figures are given for the {report.result.strategy} strategy. The optimal strategy decides every one "
+            f"of the {rules.states:,} decision states (the player's {rules.hole_cards} cards and the flop"
+            + (f"; {int(canonical):,} up to the symmetry of suits" if str(canonical).isdigit() else "")
+            + f") exactly: it calls when the expected result of calling, counted over the state's {rules.completions:,} "
+            "completions (turn, river and the dealer's cards) in whole numbers, is greater than that of folding "
+            "(minus one ante), and folds on an exact tie. Its house edge is "
+            f"{_pct(optimal)} (exactly {optimal})."
+        ),
+        Plot("strategy", "Optimal call rate by hand"),
+        Table(s["Strategy by hand"]),
+        Subsection("Optimal call rate by made hand and draw", (Table(s["Call rate grid"]),)),
+        Plot("margin", "EV(call) minus EV(fold) over the decision states"),
+        Subsection(
+            "A simple strategy",
+            (
+                Items(tuple(a.simple.describe())),
+                Paragraph(
+                    '"X-Y or better": the best hole card is above X, or is X with the second best Y or higher. '
+                    "Rules apply in order; thresholds are derived exactly from the counts to lose the least against "
+                    f"optimal play. House edge {_pct(simple)} (exactly {simple}).",
+                    note=True,
+                ),
+                Table(s["Simple strategy"]),
+            ),
+        ),
+        Subsection("House edge under each strategy", (Table(s["Strategies compared"]),)),
+    )
+
+
+def _side_bets(report: Report) -> tuple[Block, ...]:
+    if not report.side_bets:
+        return (Paragraph("No side bets in this report.", note=True),)
+    return (
+        Paragraph(
+            'Per unit of side stake; "combined" is the main game and a side stake of one ante together, per hand in '
+            "antes. A forfeited bet is played with the joint strategy (ante, call and side bet decided together); a "
+            "progressive at its seed.",
+            note=True,
+        ),
+        Table(report.sheets["Side bets"]),
+        *(Plot(f"side-bet-{i}", b.bet.name) for i, b in enumerate(report.side_bets)),
+        Table(report.sheets["Side bet lines"]),
+    )
+
+
+def _protection(report: Report) -> tuple[Block, ...]:
+    """What a player gains from information he should not have, and the pattern of play
+    surveillance looks for (from the protection results the report found)."""
+    s, p = report.sheets, report.protection
+    blocks: list[Block] = [
+        Paragraph(
+            "The player's edge with a flashed dealer card (exact: every state decided), and with two dealer cards, "
+            "the turn seen early or partners' cards known (sampled: states drawn at random, each one's EV exact; "
+            "95% intervals). Computed by `casino-omaha protect` and included when present; a row says what has not "
+            "been computed.",
+            note=True,
+        ),
+        Plot("protection", "The player's edge against information"),
+        Table(s["Game protection"]),
+    ]
+    if p is not None and p.exposure is not None:
+        a = p.exposure.advantage
+        blocks.append(
+            Subsection(
+                "One dealer card seen: by the card, and the simple advantage strategy",
+                (
+                    Table(s["Protection by card seen"]),
+                    Items(tuple(a.describe())),
+                    Paragraph(
+                        f"House edge {float(a.house_edge):+.4%} (exactly {a.house_edge}); it calls "
+                        f"{float(a.calls_basic_folds):.2%} of all hands where the optimal basic player folds: the "
+                        "pattern to watch for is calls with weak hands right after a low dealer card was exposed.",
+                        note=True,
+                    ),
+                ),
+            )
+        )
+    if p is not None and p.sources:
+        blocks.append(Paragraph("Results: " + "; ".join(p.sources), note=True))
+    return tuple(blocks)
+
+
+def _method(report: Report) -> tuple[Block, ...]:
+    rules, r = report.rules, report.result
+    game = f"--game {rules.name}" + (f" --qualifier {qualifier_text(rules.qualifier_rank)}" if rules.variant else "")
+    pays = f" --paytable {r.paytable.source or r.paytable.name}" + ("" if r.pays_on == "ante" else " --pays-on call")
+    return (
+        Paragraph(
+            f"Every deal of the game is counted: all {rules.total_combinations:,} combinations of the player's cards, "
+            "the board and the dealer's cards, by exhaustive enumeration (decision states grouped by the symmetry "
+            "of suits, each weighted by the number of real states it stands for). Counts are exact integers; "
+            "every figure is an exact fraction of them, and nothing is rounded before it is displayed. The "
+            "outcome store holding the counts is checked against its SHA-256 checksums whenever it is read."
+        ),
+        *verification_blocks(report.verification, f"casino-omaha verify {game}"),
+        Subsection(
+            "Commands that reproduce every figure",
+            (
+                Paragraph("With the package installed (pip install, or make setup in its source):", note=True),
+                Command(
+                    f"casino-omaha enumerate {game}\n"
+                    f"casino-omaha report {game}{pays} --strategy {r.strategy} --out reports\n"
+                    f"casino-omaha verify {game} --out reports/verification\n"
+                    f"casino-omaha simulate {game}{pays} --hands 1000000"
+                ),
+            ),
+        ),
+    )
+
+
+def parsheet(report: Report) -> Document:
+    """The document of ``report``: every section, in a reviewer's order."""
+    s = report.sheets
+    r = report.result
+    sections = (
+        Section("summary", "Summary", _summary(report)),
+        Section("rules", "Rules of play", _rules(report)),
+        Section("examples", "Worked examples", _examples(report)),
+        Section("odds", "Odds per wager and pay line", _odds(report)),
+        Section(
+            "return-table",
+            "Return table",
+            (Plot("return-table", "Contribution of each outcome to the return"), Table(s["Return table"])),
+        ),
+        Section("outcomes", "Distribution of the result of a hand", (Plot("outcomes", "The net result of a hand"),)),
+        Section(
+            "final-hands",
+            "Final hands",
+            (Plot("final-hands", "Probability of each final hand"), Table(s["Final hands"])),
+        ),
+        Section(
+            "confidence",
+            "The house's result after N hands",
+            (
+                Plot("confidence", "The house's result after N hands"),
+                Paragraph("Normal approximation; results in antes (ante = 1).", note=True),
+                Table(s["Confidence ranges"]),
+            ),
+        ),
+        Section("strategy", "Strategy", _strategy(report)),
+        Section("side-bets", "Side bets", _side_bets(report)),
+        Section("protection", "Game protection", _protection(report)),
+        Section("method", "Method and verification", _method(report)),
+        Section("metadata", "Run metadata", (Table(s["Metadata"]),)),
+    )
+    return Document(
+        title=f"{report.title_of_game}: par sheet",
+        subtitle=f"Pay table {r.paytable.name}, {r.strategy} strategy: every deal counted exactly",
+        facts=_facts(report),
+        sections=sections,
+        images=report.images,
+    )
