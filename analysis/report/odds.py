@@ -1,0 +1,182 @@
+"""Odds per wager and pay line of a game's return, and the largest payout of one hand: what
+a regulator reads beside the rules (probability, true odds against, payout odds, "1 in N",
+and what each line and wager adds to the return).
+
+Exact values are kept as Fractions to the last step and given as text beside each float
+(``"..._exact"`` columns), as in :func:`analysis.report.tables.return_table`. The two wagers
+are settled row by row from the pay table (see :mod:`analysis.model.payoffs`); their
+expected nets per hand add up to the game's, exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import pandas as pd
+
+from analysis.engine.result import GameResult
+from analysis.model.categories import CATEGORIES
+from analysis.model.payoffs import BY_CATEGORY, RowKey, outcome_payoffs, row_keys
+from analysis.report.regulation import category_words, odds_words
+
+#: What the expected net of each wager is per: the ante is made on every hand, the call
+#: bet only on the hands called.
+WAGER_DEFINITIONS = {
+    "ante": "per ante: every hand places one ante",
+    "call": "per unit of call bet actually made: the call bet's net over the called hands, divided by the "
+    "call bets placed (call multiple x called hands)",
+}
+
+
+@dataclass(frozen=True)
+class MaximumPayout:
+    """The largest net win of one hand, in antes (ante and call bet together)."""
+
+    outcome: str  # in words: "a royal flush beats the dealer's qualifying hand"
+    net: Fraction  # antes
+    combinations: int  # deals that pay it
+    probability: Fraction
+    one_in: float  # 1 / probability
+
+
+def _combinations(result: GameResult) -> dict[RowKey, int]:
+    t = result.table
+    return {(o, c): int(n) for o, c, n in zip(t.outcome, t.category, t.combinations)}
+
+
+def wager_nets(result: GameResult) -> dict[str, dict[RowKey, Fraction]]:
+    """Net result of the ante and of the call bet, in antes, on every return-table row:
+    the settlement of :mod:`analysis.model.payoffs`, wager by wager (a fold makes no call)."""
+    pay, m, on_ante = result.paytable.pays, result.rules.call_multiple, result.pays_on == "ante"
+    ante: dict[RowKey, Fraction] = {}
+    call: dict[RowKey, Fraction] = {}
+    for key in row_keys():
+        outcome, category = key
+        if outcome in BY_CATEGORY:
+            ante[key] = pay[category] if on_ante else Fraction(1)
+            won = m * (Fraction(1) if on_ante else pay[category])
+            call[key] = won if outcome == "player_wins" else Fraction(0)
+        else:
+            lost = outcome in ("fold", "dealer_wins")
+            ante[key] = Fraction(-1 if lost else 0)
+            call[key] = Fraction(-m if outcome == "dealer_wins" else 0)
+    if any(ante[k] + call[k] != v for k, v in _payoffs(result).items()):
+        raise AssertionError("the ante's and the call bet's nets do not add up to the hand's payoff")
+    return {"ante": ante, "call": call}
+
+
+def _payoffs(result: GameResult) -> dict[RowKey, Fraction]:
+    return outcome_payoffs(result.paytable, result.rules, result.pays_on)
+
+
+def _paying_rows(result: GameResult) -> tuple[str, ...]:
+    """The outcomes on which the pay table pays its wager: the ante also when the dealer
+    does not qualify, the call bet only when the player beats the dealer."""
+    if result.pays_on == "ante":
+        return ("dealer_not_qualifying", "player_wins")
+    return ("player_wins",)
+
+
+def pay_line_odds(result: GameResult) -> pd.DataFrame:
+    """Per pay line (each category the pay table pays on, best first): the deals where it
+    pays, their probability, "1 in N", true odds against, payout odds, and the line's
+    contribution to its wager's return in antes per hand (ante 1). A line paid on several
+    outcomes (the ante: the dealer does not qualify, or the player wins) counts them all."""
+    combos, total = _combinations(result), result.exact.total_combinations
+    rows_paying = _paying_rows(result)
+    nets = wager_nets(result)["ante" if result.pays_on == "ante" else "call"]
+    rows = []
+    for c in reversed(CATEGORIES):
+        pays = result.paytable.pays[c]
+        if pays == 0:
+            continue
+        by_outcome = {o: combos[(o, c)] if o in rows_paying else 0 for o in ("dealer_not_qualifying", "player_wins")}
+        n = sum(by_outcome.values())
+        p = Fraction(n, total)
+        against = Fraction(total - n, n) if n else None
+        contribution = Fraction(sum(combos[(o, c)] * nets[(o, c)] for o in rows_paying), total)
+        rows.append(
+            {
+                "category": c,
+                "hand": category_words(c),
+                "combinations": n,
+                "combinations_dealer_not_qualifying": by_outcome["dealer_not_qualifying"],
+                "combinations_player_wins": by_outcome["player_wins"],
+                "probability": float(p),
+                "probability_exact": str(p),
+                "one_in": float(1 / p) if n else float("inf"),
+                "true_odds": float(against) if against is not None else float("inf"),
+                "true_odds_exact": str(against) if against is not None else "",
+                "true_odds_text": f"{float(against):,.2f} to 1" if against is not None else "never",
+                "pays": float(pays),
+                "pays_exact": str(pays),
+                "payout_odds": odds_words(pays),
+                "contribution": float(contribution),
+                "contribution_exact": str(contribution),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def wager_odds(result: GameResult) -> pd.DataFrame:
+    """Per wager (ante, call): how often it is made, the chance it wins, pushes or loses
+    when made, its expected net per unit of it made (see :data:`WAGER_DEFINITIONS`), the
+    return to player and house edge of that, and its expected net per hand in antes (the
+    two add up to the game's: -house edge)."""
+    combos, total = _combinations(result), result.exact.total_combinations
+    m = result.rules.call_multiple
+    called = total - combos[("fold", "")]
+    rows = []
+    for wager, nets in wager_nets(result).items():
+        made = total if wager == "ante" else called
+        units = made if wager == "ante" else m * called
+        made_rows = [k for k in combos if wager == "ante" or k[0] != "fold"]
+        net = sum(combos[k] * nets[k] for k in made_rows)
+        row: dict[str, object] = {"wager": wager, "definition": WAGER_DEFINITIONS[wager]}
+        figures = {
+            "made": Fraction(made, total),
+            "win_probability": Fraction(sum(combos[k] for k in made_rows if nets[k] > 0), made),
+            "push_probability": Fraction(sum(combos[k] for k in made_rows if nets[k] == 0), made),
+            "lose_probability": Fraction(sum(combos[k] for k in made_rows if nets[k] < 0), made),
+            "expected_net": Fraction(net, units),
+            "return_to_player": 1 + Fraction(net, units),
+            "house_edge": -Fraction(net, units),
+            "expected_net_per_ante": Fraction(net, total),
+        }
+        for name, value in figures.items():
+            row |= {name: float(value), f"{name}_exact": str(value)}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: The outcomes that the player's hand does not name, in words.
+OUTCOME_WORDS = {
+    "fold": "the player folds",
+    "tie": "the player's hand ties the dealer's",
+    "dealer_wins": "the dealer's hand beats the player's",
+}
+
+
+def _outcome_words(outcome: str, categories: list[str], qualifier: bool) -> str:
+    if outcome not in BY_CATEGORY:
+        return OUTCOME_WORDS[outcome]
+    hands = [category_words(c) for c in categories]
+    listed = hands[0] if len(hands) == 1 else f"{', '.join(hands[:-1])} or {hands[-1]}"
+    if outcome == "dealer_not_qualifying":
+        return f"the player's {listed} when the dealer's hand does not qualify"
+    return f"the player's {listed} beats the dealer's {'qualifying ' if qualifier else ''}hand"
+
+
+def maximum_payout(result: GameResult) -> MaximumPayout:
+    """The largest net win of one hand in antes over the rows that occur, the outcome in
+    words, and how often it happens (all rows that pay it together)."""
+    combos, total = _combinations(result), result.exact.total_combinations
+    payoff = {k: v for k, v in _payoffs(result).items() if combos[k]}
+    best = max(payoff.values())
+    rows = [k for k, v in payoff.items() if v == best]
+    outcomes = dict.fromkeys(o for o, _ in rows)
+    qualifier = result.rules.qualifier_rank is not None
+    words = "; or ".join(_outcome_words(o, [c for r, c in rows if r == o], qualifier) for o in outcomes)
+    n = sum(combos[k] for k in rows)
+    return MaximumPayout(words, best, n, Fraction(n, total), total / n)
