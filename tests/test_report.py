@@ -12,8 +12,8 @@ import pytest
 from analysis import STRATEGIES
 from analysis.model.categories import CATEGORIES
 from analysis.report.build import build_report
-from analysis.report.wording import column_kind, header, label
 from analysis.report.tables import HORIZONS, LEVELS
+from analysis.report.wording import column_kind, header, label
 from browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,12 +14,11 @@ from fractions import Fraction
 import openpyxl
 import pytest
 
-from analysis.report.wording import HEADERS
-
 from analysis.engine.streets import solve_streets
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.streets import build_street_report, preflop_grid
+from analysis.report.wording import HEADERS
 from test_streets import SMALL_GAME, doc
 
 HOSTILE_TITLE = '=HYPERLINK("http://x","y")'

@@ -18,7 +18,8 @@ import pandas as pd
 from analysis.engine.result import GameResult
 from analysis.model.categories import CATEGORIES
 from analysis.model.payoffs import BY_CATEGORY, RowKey, outcome_payoffs, row_keys
-from analysis.report.regulation import category_words, odds_words
+from analysis.report.regulation import odds_words
+from analysis.report.wording import category_words
 
 #: What the expected net of each wager is per: the ante is made on every hand, the call
 #: bet only on the hands called.

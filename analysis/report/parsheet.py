@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from analysis.model.cards import format_card
 from analysis.model.rules import qualifier_text
 from analysis.report.document import (
@@ -43,7 +45,8 @@ def _facts(report: Report) -> tuple[tuple[str, str], ...]:
         (
             "Rules",
             f"{rules.qualifier_phrase[0].upper()}{rules.qualifier_phrase[1:]}; the call bet is "
-            f"{rules.call_multiple} times the ante; {'the ante' if r.pays_on == 'ante' else 'the call bet'} pays the pay table",
+            f"{rules.call_multiple} times the ante; the {'ante' if r.pays_on == 'ante' else 'call bet'} "
+            "pays the pay table",
         ),
         ("Pay table", f"{r.paytable.name} ({meta['pay table source']})"),
         ("Strategy", f"{r.strategy} (house edge {_pct(r.exact.house_edge)})"),
@@ -70,10 +73,12 @@ def _summary(report: Report) -> tuple[Block, ...]:
 
 def _rules(report: Report) -> tuple[Block, ...]:
     """The rules in numbered regulation form, the pay table worded as a regulation words it."""
-    return (
-        *(Subsection(section.heading, (Items(section.clauses),)) for section in report.rules_of_play),
-        Subsection("Pay table", (Table(report.sheets["Pay table"]),)),
-    )
+    blocks: list[Block] = []
+    for section in report.rules_of_play:
+        lines = pd.DataFrame(list(section.table), columns=["hand", "pays no less than"])
+        blocks.append(Subsection(section.heading, (Items(section.clauses), *((Table(lines),) if len(lines) else ()))))
+    blocks.append(Subsection("The game in figures", (Table(report.sheets["Rules"]),)))
+    return tuple(blocks)
 
 
 def _examples(report: Report) -> tuple[Block, ...]:
@@ -97,7 +102,8 @@ def _examples(report: Report) -> tuple[Block, ...]:
                             f"Dealer's cards: {cards_text(x.dealer)}",
                             f"The player {'folds' if x.decision == 'fold' else 'calls'}.",
                             f"Player's hand: {x.player_hand}",
-                            f"Dealer's hand: {x.dealer_hand} ({'qualifies' if x.dealer_qualifies else 'does not qualify'})",
+                            f"Dealer's hand: {x.dealer_hand} "
+                            f"({'qualifies' if x.dealer_qualifies else 'does not qualify'})",
                             f"Settlement: {x.settlement}",
                             f"Ante {x.ante:+} antes, call bet {x.call:+} antes, net {x.net:+} antes.",
                         ),
@@ -142,9 +148,9 @@ def _strategy(report: Report) -> tuple[Block, ...]:
             f"Figures are given for the {report.result.strategy} strategy. The optimal strategy decides every one "
             f"of the {rules.states:,} decision states (the player's {rules.hole_cards} cards and the flop"
             + (f"; {int(canonical):,} up to the symmetry of suits" if str(canonical).isdigit() else "")
-            + f") exactly: it calls when the expected result of calling, counted over the state's {rules.completions:,} "
-            "completions (turn, river and the dealer's cards) in whole numbers, is greater than that of folding "
-            "(minus one ante), and folds on an exact tie. Its house edge is "
+            + ") exactly: it calls when the expected result of calling, counted over the state's "
+            f"{rules.completions:,} completions (turn, river and the dealer's cards) in whole numbers, is greater "
+            "than that of folding (minus one ante), and folds on an exact tie. Its house edge is "
             f"{_pct(optimal)} (exactly {optimal})."
         ),
         Plot("strategy", "Optimal call rate by hand"),

@@ -21,10 +21,11 @@ from fractions import Fraction
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES
-from analysis.model.game import load_game, shipped_games
+from analysis.model.game import game_title
 from analysis.model.payoffs import check_pays_on
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
+from analysis.report.wording import category_words
 
 #: Numbers of cards and antes in words, as regulations write them.
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -64,11 +65,6 @@ class RuleSection:
     table: tuple[tuple[str, str], ...] = ()
 
 
-def category_words(category: str) -> str:
-    """``"royal flush"`` for ``"royal_flush"``."""
-    return category.replace("_", " ")
-
-
 def odds_words(pays: Fraction) -> str:
     """Pay odds as a table writes them: ``"100 to 1"``, ``"5 to 2"``."""
     return f"{pays.numerator} to {pays.denominator}"
@@ -88,19 +84,13 @@ def pay_table_lines(paytable: PayTable) -> tuple[tuple[str, str], ...]:
     )
 
 
-def game_title(rules: Rules) -> str:
-    """The title of a shipped game (``"Casino Hold'em"``), else the rules' name."""
-    path = shipped_games().get(rules.name)
-    return load_game(path).title if path is not None else rules.name
-
-
 def rules_of_play(
     rules: Rules, paytable: PayTable, pays_on: str = "ante", title: str | None = None
 ) -> tuple[RuleSection, ...]:
     """The rules of play of ``rules`` with ``paytable`` paid on the ante (AnteWin: the call
     pays 1 to 1) or on the call (the ante pays 1 to 1), in regulation form."""
     check_pays_on(pays_on)
-    return _Writer(rules, paytable, pays_on, title or game_title(rules)).sections()
+    return _Writer(rules, paytable, pays_on, title or game_title(rules.name)).sections()
 
 
 def regulation_text(sections: tuple[RuleSection, ...], title: str = "") -> str:

@@ -51,6 +51,7 @@ from analysis.report.street_plots import (
     plot_preflop_grid,
     plot_result_distribution,
 )
+from analysis.report.wording import category_words
 from analysis.store.shards import package_version
 
 #: Each decision point in words.
@@ -64,10 +65,6 @@ RESULT_WORDS = {
     "tie": "qualifies; tie",
     "loss": "qualifies; dealer wins",
 }
-
-
-def category_words(category: str) -> str:
-    return category.replace("_", " ")
 
 
 def option_words(option: Option) -> str:

@@ -209,12 +209,12 @@ def paytable_table(paytable: PayTable) -> pd.DataFrame:
 
 
 def clauses_table(sections: Sequence[RuleSection]) -> pd.DataFrame:
-    """The rules of play as rows: clause number (section.clause), section, text."""
-    rows = [
-        {"clause": f"{i}.{j}", "section": s.heading, "text": text}
-        for i, s in enumerate(sections, 1)
-        for j, text in enumerate(s.clauses, 1)
-    ]
+    """The rules of play as rows: clause number (section.clause), section, text; a pay
+    table's lines after its section's clauses."""
+    rows = []
+    for i, s in enumerate(sections, 1):
+        rows += [{"clause": f"{i}.{j}", "section": s.heading, "text": t} for j, t in enumerate(s.clauses, 1)]
+        rows += [{"clause": "", "section": s.heading, "text": f"{hand}: {odds}"} for hand, odds in s.table]
     return pd.DataFrame(rows, columns=["clause", "section", "text"])
 
 
@@ -245,9 +245,20 @@ def figures_digest(result: GameResult) -> str:
     """SHA-256 of the exact figures (see :func:`analysis.report.document.figures_sha256`):
     every return-table row's deals and exact net result, and the exact summary figures."""
     payoffs = outcome_payoffs(result.paytable, result.rules, result.pays_on)
-    rows = [f"{o},{c},{n},{payoffs[(o, c)]}" for o, c, n in zip(result.table.outcome, result.table.category, result.table.combinations)]
+    rows = [
+        f"{o},{c},{n},{payoffs[(o, c)]}"
+        for o, c, n in zip(result.table.outcome, result.table.category, result.table.combinations)
+    ]
     e = result.exact
-    figures = [f"{k},{v}" for k, v in (("house edge", e.house_edge), ("element of risk", e.element_of_risk), ("call rate", e.call_rate), ("variance", e.variance))]
+    figures = [
+        f"{k},{v}"
+        for k, v in (
+            ("house edge", e.house_edge),
+            ("element of risk", e.element_of_risk),
+            ("call rate", e.call_rate),
+            ("variance", e.variance),
+        )
+    ]
     return figures_sha256([result.rules.name, result.paytable.name, result.strategy, result.pays_on, *rows, *figures])
 
 

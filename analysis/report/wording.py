@@ -135,6 +135,11 @@ def label(value: object) -> str:
     return text.replace("_", " ")
 
 
+def category_words(category: str) -> str:
+    """A final hand in words: ``"royal flush"`` for ``"royal_flush"``."""
+    return category.replace("_", " ")
+
+
 def column_kind(name: str, values: pd.Series) -> Kind:
     """How a column's values are shown, from its name and its values."""
     text = str(name)
