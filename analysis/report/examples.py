@@ -1,0 +1,335 @@
+"""Worked examples for a par sheet: one real deal for every way a hand of a one-decision
+game is settled (a fold, a dealer who does not qualify, a win at each pay level of the pay
+table, a tie, a dealer win), with the cards, both hands in words and the rule that settles it.
+
+The deals are not made up: they are the first deal of each case among random deals dealt
+with a fixed seed by the Monte Carlo's own dealer and evaluators, and each is settled by the
+Monte Carlo's :func:`~analysis.engine.simulation.settle` and by the return table's payoff
+of its row (:func:`~analysis.model.payoffs.outcome_payoffs`), which must agree. So a reader
+who checks the examples by hand checks the code that produced the figures.
+
+>>> from analysis.model.paytable import PayTable
+>>> from analysis.model.rules import preset
+>>> examples = worked_examples(preset("casino-omaha"), PayTable.load("antewin"))
+>>> [e.case for e in examples][:3]
+['The player folds', 'The dealer does not qualify', 'The player wins with a royal flush']
+>>> [str(e.net) for e in examples]
+['-1', '1', '102', '22', '12', '5', '4', '3', '0', '-3']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from math import isclose
+
+import numpy as np
+
+from analysis.engine.simulation import dealt_batches, settle
+from analysis.hands.evaluate import best_strength
+from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.cards import format_cards
+from analysis.model.categories import (
+    CATEGORIES,
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    QUADS,
+    ROYAL_FLUSH,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+)
+from analysis.model.errors import InputError
+from analysis.model.payoffs import RowKey, check_pays_on, outcome_payoffs
+from analysis.model.paytable import PayTable
+from analysis.model.rules import Rules
+
+#: The seed of the deals the examples are taken from.
+SEED = 19
+#: Deals per batch, and the most dealt before a case is given up as impossible (a royal
+#: flush that wins shows up about once in 40,000 deals of Casino Hold'em).
+BATCH = 100_000
+MAX_DEALS = 2_000_000
+
+RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """One deal and how it is settled; amounts are net results in antes (the ante is 1)."""
+
+    case: str  # e.g. "The player folds", "The player wins with a flush", "Tie"
+    hole: tuple[int, ...]  # the player's cards (card ints)
+    board: tuple[int, ...]  # five community cards, flop first
+    dealer: tuple[int, ...]
+    decision: str  # "fold" or "call"
+    player_hand: str  # the player's best five in words with the cards, e.g. "flush, ace high (As Js 9s 6s 2s)"
+    dealer_hand: str
+    dealer_qualifies: bool
+    ante: Fraction  # the ante's net result
+    call: Fraction  # the call bet's net result (0 on a fold or a push)
+    net: Fraction  # ante + call: the package's settlement of the deal
+    settlement: str  # one sentence: why, citing the rule
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """The cards of one deal and both final hands' strengths."""
+
+    hole: tuple[int, ...]
+    board: tuple[int, ...]
+    dealer: tuple[int, ...]
+    player_strength: int
+    dealer_strength: int
+
+
+@dataclass(frozen=True)
+class _Case:
+    """A case to find: its name, the return-table outcome and, for a win, the category."""
+
+    name: str
+    outcome: str
+    category: str = ""
+
+
+def worked_examples(
+    rules: Rules, paytable: PayTable, pays_on: str = "ante", seed: int = SEED
+) -> tuple[WorkedExample, ...]:
+    """One example per settlement case, in par-sheet order: the player folds; the dealer
+    does not qualify (only when there is a qualifier); the player beats a qualifying dealer,
+    once per distinct pay of the table, with the best category paid it; a tie; the dealer
+    wins. The player folds in the first and calls in the others (the strategy is not part of
+    the settlement). The same seed gives the same examples."""
+    check_pays_on(pays_on)
+    cases = _cases(rules, paytable)
+    found: dict[int, _Deal] = {}
+    qualifier = dealer_qualifier(rules.qualifier_rank)
+    category = tables().category
+    for d in dealt_batches(rules, MAX_DEALS, seed, batch=BATCH):
+        qualifies = d.dealer >= qualifier
+        masks = {
+            "fold": np.ones(len(d), dtype=bool),
+            "dealer_not_qualifying": ~qualifies,
+            "player_wins": qualifies & (d.player > d.dealer),
+            "tie": qualifies & (d.player == d.dealer),
+            "dealer_wins": qualifies & (d.player < d.dealer),
+        }
+        for i, case in enumerate(cases):
+            if i in found:
+                continue
+            mask = masks[case.outcome]
+            if case.category:
+                mask = mask & (category[d.player] == CATEGORIES.index(case.category))
+            hits = np.flatnonzero(mask)
+            if hits.size:
+                j = int(hits[0])
+                hole, board, dealer = (tuple(int(c) for c in d.cards[k][j]) for k in ("player", "board", "dealer"))
+                found[i] = _Deal(hole, board, dealer, int(d.player[j]), int(d.dealer[j]))
+        if len(found) == len(cases):
+            break
+    missing = [c.name.lower() for i, c in enumerate(cases) if i not in found]
+    if missing:
+        raise InputError(f"{rules.name}: no deal among {MAX_DEALS:,} where {', '.join(missing)} (seed {seed})")
+    return tuple(_example(rules, paytable, pays_on, case, found[i]) for i, case in enumerate(cases))
+
+
+def _cases(rules: Rules, paytable: PayTable) -> list[_Case]:
+    """The cases of the game and table, in order. A pay level is named by the best category
+    it pays; a level that pays only high card is left out when the dealer must qualify (a
+    qualifying dealer holds a pair at least, so high card never beats one)."""
+    cases = [_Case("The player folds", "fold")]
+    if rules.qualifier_rank is not None:
+        cases.append(_Case("The dealer does not qualify", "dealer_not_qualifying"))
+    best_of_level: dict[Fraction, str] = {}
+    for name in reversed(CATEGORIES):
+        best_of_level.setdefault(paytable.pays[name], name)
+    strongest = {name: int(np.flatnonzero(tables().category == code).max()) for code, name in enumerate(CATEGORIES)}
+    qualifier = dealer_qualifier(rules.qualifier_rank)
+    cases += [
+        _Case(f"The player wins with {_with_article(name)}", "player_wins", name)
+        for name in best_of_level.values()
+        if strongest[name] > qualifier
+    ]
+    return cases + [_Case("Tie", "tie"), _Case("The dealer wins", "dealer_wins")]
+
+
+def _example(
+    rules: Rules,
+    paytable: PayTable,
+    pays_on: str,
+    case: _Case,
+    deal: _Deal,
+) -> WorkedExample:
+    """The example of one deal: settled by the package, split into the two bets, in words."""
+    hole, board, dealer = deal.hole, deal.board, deal.dealer
+    player_strength, dealer_strength = deal.player_strength, deal.dealer_strength
+    decision = "fold" if case.outcome == "fold" else "call"
+    category = CATEGORIES[int(tables().category[player_strength])]
+    row: RowKey = (case.outcome, category if case.outcome == "dealer_not_qualifying" else case.category)
+    net = outcome_payoffs(paytable, rules, pays_on)[row]
+    settled = settle(
+        rules,
+        paytable,
+        np.array([decision == "call"]),
+        np.array([player_strength]),
+        np.array([dealer_strength]),
+        pays_on,
+    )
+    if not isclose(float(net), float(settled[0]), rel_tol=1e-12, abs_tol=1e-12):
+        raise AssertionError(f"the return table settles {case.name.lower()} at {net}, the simulation at {settled[0]}")
+    ante, call = _bets(rules, paytable, pays_on, case.outcome, category)
+    if ante + call != net:
+        raise AssertionError(f"{case.name}: the bets' results {ante} and {call} do not add up to {net}")
+    player_words, player_five = _hand(rules, hole, board, player_strength)
+    dealer_words, dealer_five = _hand(rules, dealer, board, dealer_strength)
+    words = _Words(rules, paytable, pays_on, category, player_words, dealer_words, player_strength, dealer_strength)
+    return WorkedExample(
+        case=case.name,
+        hole=hole,
+        board=board,
+        dealer=dealer,
+        decision=decision,
+        player_hand=f"{player_words} ({format_cards(player_five)})",
+        dealer_hand=f"{dealer_words} ({format_cards(dealer_five)})",
+        dealer_qualifies=dealer_strength >= dealer_qualifier(rules.qualifier_rank),
+        ante=ante,
+        call=call,
+        net=net,
+        settlement=f"{words.sentence(case.outcome)}: {_antes(net)}.",
+    )
+
+
+def _bets(rules: Rules, paytable: PayTable, pays_on: str, outcome: str, category: str) -> tuple[Fraction, Fraction]:
+    """(ante, call bet) net results by the rules: the table pays the ante (AnteWin) or the
+    call bet (Caribbean), the other bet pays 1 to 1; a dealer who does not qualify pushes
+    the call bet; a tie pushes both; a dealer win takes both; a fold loses the ante."""
+    m = Fraction(rules.call_multiple)
+    pay = paytable.pays[category]
+    if outcome == "fold":
+        return Fraction(-1), Fraction(0)
+    if outcome == "tie":
+        return Fraction(0), Fraction(0)
+    if outcome == "dealer_wins":
+        return Fraction(-1), -m
+    ante = pay if pays_on == "ante" else Fraction(1)
+    if outcome == "dealer_not_qualifying":
+        return ante, Fraction(0)
+    return ante, m if pays_on == "ante" else m * pay
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The pieces of a settlement sentence for one deal."""
+
+    rules: Rules
+    paytable: PayTable
+    pays_on: str
+    category: str  # the player's
+    player: str
+    dealer: str
+    player_strength: int
+    dealer_strength: int
+
+    def sentence(self, outcome: str) -> str:
+        call_bet = f"the call bet of {_count(Fraction(self.rules.call_multiple))}"
+        if outcome == "fold":
+            return "The player folds and loses the ante, whatever the dealer holds (no call bet is made)"
+        if outcome == "dealer_not_qualifying":
+            return (
+                f"The dealer's hand ({self.dealer}) does not qualify ({self._qualifier()} is needed), "
+                f"so the ante pays {self._ante_pay()} and {call_bet} is returned (a push)"
+            )
+        qualifies = (
+            "The dealer always qualifies (the game has no qualifier)"
+            if self.rules.qualifier_rank is None
+            else f"The dealer qualifies ({self._qualifier()})"
+        )
+        if outcome == "tie":
+            return f"{qualifies} and the two hands tie (each {self.player}): the ante and {call_bet} push"
+        kickers = " on the next highest cards" if self.player == self.dealer else ""
+        if outcome == "dealer_wins":
+            return (
+                f"{qualifies} and the dealer's hand ({self.dealer}) beats the player's ({self.player}){kickers}: "
+                f"the player loses the ante and {call_bet}"
+            )
+        call_pay = _table_pay(self.paytable, self.category) if self.pays_on == "call" else "1 to 1"
+        return (
+            f"{qualifies} and the player's hand ({self.player}) beats the dealer's ({self.dealer}){kickers}: "
+            f"the ante pays {self._ante_pay()} and {call_bet} pays {call_pay}"
+        )
+
+    def _qualifier(self) -> str:
+        rank = self.rules.qualifier_rank
+        return "" if rank is None else f"a pair of {_plural(rank)} or better"
+
+    def _ante_pay(self) -> str:
+        return _table_pay(self.paytable, self.category) if self.pays_on == "ante" else "1 to 1"
+
+
+def _table_pay(paytable: PayTable, category: str) -> str:
+    """``"2 to 1 (the pay table's line for a flush)"``."""
+    pay = paytable.pays[category]
+    return f"{pay.numerator} to {pay.denominator} (the pay table's line for {_with_article(category)})"
+
+
+def _antes(amount: Fraction) -> str:
+    """``"+4 antes"``, ``"-1 ante"``, ``"0 antes"``, ``"+7/2 antes"``."""
+    return ("+" if amount > 0 else "") + _count(amount)
+
+
+def _count(amount: Fraction) -> str:
+    return f"{amount} ante{'' if abs(amount) == 1 else 's'}"
+
+
+def _with_article(category: str) -> str:
+    """``"a flush"``, ``"two pair"``, ``"high card"``: a category as the object of "with"."""
+    words = category.replace("_", " ")
+    return words if category in ("high_card", "two_pair", "three_of_a_kind", "four_of_a_kind") else f"a {words}"
+
+
+def _plural(rank: int) -> str:
+    name = RANK_NAMES[rank]
+    return f"{name}es" if name == "six" else f"{name}s"
+
+
+def _hand(rules: Rules, hole: tuple[int, ...], board: tuple[int, ...], strength: int) -> tuple[str, tuple[int, ...]]:
+    """A hand's best five (for Omaha exactly two hole and three board cards) in words, and
+    the five in the order they are read: the sets of a rank, biggest first, then by rank."""
+    if rules.omaha:
+        fives = [h + b for h in combinations(hole, 2) for b in combinations(board, 3)]
+    else:
+        fives = list(combinations(hole + board, 5))
+    values = best_strength(np.array(fives, dtype=np.int8))
+    best = int(np.argmax(values))
+    if int(values[best]) != strength:
+        raise AssertionError(f"the best five of {format_cards(hole)} make {values[best]}, the deal {strength}")
+    category = int(tables().category[strength])
+    ranks = [c // 4 for c in fives[best]]
+    five = sorted(fives[best], key=lambda c: (ranks.count(c // 4), c // 4, c % 4), reverse=True)
+    if category in (STRAIGHT, STRAIGHT_FLUSH) and [c // 4 for c in five] == [12, 3, 2, 1, 0]:
+        five = five[1:] + five[:1]  # the wheel: the ace plays low
+    return _hand_words(category, [c // 4 for c in five]), tuple(five)
+
+
+def _hand_words(category: int, ranks: list[int]) -> str:
+    """``"flush, ace high"``, ``"full house, kings full of sevens"``, ``"pair of sixes"``."""
+    top = ranks[0]
+    if category == ROYAL_FLUSH:
+        return "royal flush"
+    if category == PAIR:
+        return f"pair of {_plural(top)}"
+    detail = {
+        STRAIGHT_FLUSH: f"{RANK_NAMES[top]} high",
+        QUADS: _plural(top),
+        FULL_HOUSE: f"{_plural(top)} full of {_plural(ranks[3])}",
+        FLUSH: f"{RANK_NAMES[top]} high",
+        STRAIGHT: f"{RANK_NAMES[top]} high",
+        TRIPS: _plural(top),
+        TWO_PAIR: f"{_plural(top)} and {_plural(ranks[2])}",
+        HIGH_CARD: RANK_NAMES[top],
+    }[category]
+    return f"{CATEGORIES[category].replace('_', ' ')}, {detail}"
