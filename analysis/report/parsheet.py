@@ -5,6 +5,7 @@ pay table and the exact counts, so a variant's document follows its rules.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -22,8 +23,10 @@ from analysis.report.document import (
     Subsection,
     Table,
 )
+from analysis.report.odds import WAGER_DEFINITIONS
 from analysis.report.tables import FORMULAS
 from analysis.report.verification import verification_blocks
+from analysis.report.wording import Kind, cell_text
 
 if TYPE_CHECKING:
     from analysis.report.build import Report
@@ -31,6 +34,10 @@ if TYPE_CHECKING:
 
 def cards_text(cards: tuple[int, ...]) -> str:
     return " ".join(format_card(c) for c in cards)
+
+
+def _signed(value: Fraction) -> str:
+    return f"+{value}" if value > 0 else str(value)
 
 
 def _pct(value: object) -> str:
@@ -105,7 +112,8 @@ def _examples(report: Report) -> tuple[Block, ...]:
                             f"Dealer's hand: {x.dealer_hand} "
                             f"({'qualifies' if x.dealer_qualifies else 'does not qualify'})",
                             f"Settlement: {x.settlement}",
-                            f"Ante {x.ante:+} antes, call bet {x.call:+} antes, net {x.net:+} antes.",
+                            f"Ante {_signed(x.ante)} antes, call bet {_signed(x.call)} antes, "
+                            f"net {_signed(x.net)} antes.",
                         ),
                         numbered=False,
                     ),
@@ -117,25 +125,69 @@ def _examples(report: Report) -> tuple[Block, ...]:
 
 def _odds(report: Report) -> tuple[Block, ...]:
     s, m = report.sheets, report.maximum_payout
+    maximum: tuple[Block, ...] = ()
+    if m is not None:
+        maximum = (
+            Subsection(
+                "Maximum payout per hand",
+                (
+                    Paragraph(
+                        f"The largest net win of one hand is {m.net} antes ({m.outcome}): probability "
+                        f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
+                        f"{m.combinations:,} of {report.result.exact.total_combinations:,} deals."
+                    ),
+                ),
+            ),
+        )
     return (
         Paragraph(
             "True odds are the odds against the event, (1 - p) to p, written X to 1; payout odds are what the pay "
             "table pays. Probabilities are over every deal, the player playing the report's strategy.",
             note=True,
         ),
-        Subsection("Per pay line", (Table(s["Odds per pay line"]),)),
-        Subsection("Per wager", (Table(s["Odds per wager"]),)),
+        Subsection("Per pay line", (Table(s["Odds per pay line"][PAY_LINE_COLUMNS]),)),
         Subsection(
-            "Maximum payout per hand",
+            "Per wager",
             (
-                Paragraph(
-                    f"The largest net win of one hand is {m.net} antes ({m.outcome}): probability "
-                    f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
-                    f"{m.combinations:,} of {report.result.exact.total_combinations:,} deals."
-                ),
+                Table(_per_wager(s["Odds per wager"])),
+                Items(tuple(f"{w.capitalize()}: {d}." for w, d in WAGER_DEFINITIONS.items()), numbered=False),
             ),
         ),
+        *maximum,
     )
+
+
+#: The pay-line columns a reader needs (the workbook has them all, with exact true odds).
+PAY_LINE_COLUMNS = [
+    "hand",
+    "combinations",
+    "probability",
+    "probability_exact",
+    "one_in",
+    "true_odds_text",
+    "payout_odds",
+    "contribution",
+]
+
+#: The per-wager figures, one row each, in words.
+WAGER_FIGURES: dict[str, tuple[str, Kind]] = {
+    "made": ("How often the wager is placed", "percent"),
+    "win_probability": ("Wins, when placed", "percent"),
+    "push_probability": ("Pushes, when placed", "percent"),
+    "lose_probability": ("Loses, when placed", "percent"),
+    "return_to_player": ("Return to player", "percent"),
+    "house_edge": ("House edge", "percent"),
+    "house_edge_exact": ("House edge (exact)", "text"),
+    "expected_net_per_ante": ("Expected net per hand (antes)", "number"),
+}
+
+
+def _per_wager(odds: pd.DataFrame) -> pd.DataFrame:
+    """The wagers side by side, one figure per row."""
+    rows = []
+    for key, (words, kind) in WAGER_FIGURES.items():
+        rows.append({"figure": words} | {w: cell_text(v, kind) for w, v in zip(odds["wager"], odds[key])})
+    return pd.DataFrame(rows)
 
 
 def _strategy(report: Report) -> tuple[Block, ...]:

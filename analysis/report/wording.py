@@ -73,6 +73,9 @@ HEADERS = {
     "net": "Net (units)",
     "made hand": "Made hand",
     "confidence": "Confidence level",
+    "true_odds_text": "True odds",
+    "true_odds": "True odds (to 1)",
+    "payout_odds": "Payout odds",
 }
 
 #: Columns whose kind their name or values would not tell.
