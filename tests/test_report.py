@@ -34,6 +34,8 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     rules, _ = omaha
     result = report.result
     words = pd.read_excel(xlsx, sheet_name=None)
+    # clause numbers are text ("8.10"), which read_excel would take for numbers
+    words["Rules of play"] = pd.read_excel(xlsx, sheet_name="Rules of play", dtype=str)
     assert list(words) == list(report.sheets)
     book = {}
     for name, table in report.sheets.items():  # every sheet, cell by cell
@@ -123,6 +125,12 @@ def test_figures_follow_their_formulas(omaha_report):
     assert 0 < cost["simple"] < cost["always-call"]
 
 
+def count_tables(blocks) -> int:
+    from analysis.report.document import Section, Subsection, Table
+
+    return sum(count_tables(b.blocks) if isinstance(b, (Section, Subsection)) else isinstance(b, Table) for b in blocks)
+
+
 @pytest.mark.slow
 def test_html_renders_in_headless_chromium(omaha_report, tmp_path):
     from selenium.webdriver.common.by import By
@@ -145,7 +153,7 @@ def test_html_renders_in_headless_chromium(omaha_report, tmp_path):
         for img in images:
             assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
         tables = driver.find_elements(By.TAG_NAME, "table")
-        assert len(tables) >= len(report.sheets)
+        assert len(tables) == 1 + count_tables(report.document().sections)  # the facts, then every table
         edge = driver.find_element(By.ID, "summary").text
         assert f"{float(report.result.exact.house_edge):.4%}" in edge
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
@@ -170,13 +178,15 @@ def test_report_command_writes_workbook_and_page(holdem, cli, tmp_path):
     out = cli("report", "--game", "casino-holdem", "--strategy", "simple", "--out", tmp_path / "r", "--no-progress")
     assert out.returncode == 0, out.stderr
     xlsx = tmp_path / "r" / "casino-holdem-antewin-simple-pays-on-ante.xlsx"
-    page = xlsx.with_suffix(".html")
-    assert str(xlsx) in out.stdout and str(page) in out.stdout
+    page, pdf = xlsx.with_suffix(".html"), xlsx.with_suffix(".pdf")
+    assert str(xlsx) in out.stdout and str(page) in out.stdout and str(pdf) in out.stdout
+    assert pdf.read_bytes().startswith(b"%PDF") and pdf.with_name(pdf.name + ".sha256").is_file()
     assert not [p for p in (tmp_path / "r").iterdir() if p.name.startswith(".")]  # no temporary files left
     returns = pd.read_excel(xlsx, sheet_name="Return table")
-    assert returns.combinations.tolist() == engine.decide(None, STRATEGIES["simple"]).table.combinations.tolist()
+    combinations = returns["Combinations"].tolist()
+    assert combinations == engine.decide(None, STRATEGIES["simple"]).table.combinations.tolist()
     data = cli("report", "--game", "casino-holdem", "--strategy", "simple", "--format", "json", "--no-progress").json()
-    assert [row["combinations"] for row in data["return_table"]] == returns.combinations.tolist()
+    assert [row["combinations"] for row in data["return_table"]] == combinations  # JSON keeps machine names
     assert data["strategy"] == "simple"
 
 
@@ -204,3 +214,78 @@ def test_a_failed_write_keeps_the_old_report_and_no_temporary_file(tmp_path, mon
     assert {p: p.read_bytes() for p in written} == before
     pdf = written.pdf.with_name(written.pdf.name + ".sha256")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([p.name for p in written] + [pdf.name])
+
+
+def pdf_text(path: Path) -> list[str]:
+    """The text of every page (the breaks Typst may put in long numbers removed)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(path)
+    try:
+        return [page.get_textpage().get_text_range().replace("\u200b", "") for page in doc]
+    finally:
+        doc.close()
+
+
+@pytest.mark.slow
+def test_the_pdf_is_a_document_a_regulator_files(omaha_report, tmp_path):
+    """Typeset par sheet: title page with the hashes, contents, page numbers, every section,
+    the figures equal to the engine's; pages render to PNG; the .sha256 beside it matches."""
+    import hashlib
+
+    import pypdfium2 as pdfium
+
+    report, xlsx, _ = omaha_report
+    pdf = xlsx.with_suffix(".pdf")
+    digest = pdf.with_name(pdf.name + ".sha256").read_text()
+    assert digest == f"{hashlib.sha256(pdf.read_bytes()).hexdigest()}  {pdf.name}\n"
+    pages = pdf_text(pdf)
+    assert len(pages) >= 15
+    flat = [" ".join(p.split()) for p in pages]
+    meta = dict(zip(report.sheets["Metadata"]["item"], report.sheets["Metadata"]["value"]))
+    title = flat[0]
+    assert title.startswith("Casino Omaha Poker: par sheet")
+    for fact in ("store checksum (SHA-256)", "pay table SHA-256", "figures SHA-256", "package version"):
+        assert meta[fact] in title.replace(" ", ""), fact
+    assert "Contents" in flat[1] and "Worked examples" in flat[1] and "Method and verification" in flat[1]
+    assert all(f"Page {i} of {len(pages)}" in p for i, p in enumerate(flat, 1))
+    text = " ".join(flat)
+    squeezed = text.replace(" ", "")
+    e, t = report.result.exact, report.result.table
+    for words in (
+        "Rules of play",
+        "no less than those in the pay table",
+        "Worked examples",
+        "True odds",
+        "Maximum payout",
+    ):
+        assert words in text, words
+    assert str(e.house_edge) in squeezed and f"{float(e.house_edge):.4%}" in text
+    assert all(f"{int(n):,}" in squeezed for n in t.combinations)  # every row of the return table
+    m = report.maximum_payout
+    assert m is not None and f"The largest net win of one hand is {m.net} antes" in text
+    for x in report.examples:  # every worked example, its cards and its settlement
+        assert x.case in text and " ".join(x.settlement.split()) in text
+    # no header a person reads is a code identifier
+    doc = report.document()
+    from analysis.report.typeset import _block
+
+    def headers(blocks):
+        for b in blocks:
+            d = _block(b, {k: "" for k in doc.images})
+            yield from d.get("header", [])
+            if d["type"] == "subsection":
+                yield from headers(b.blocks)
+
+    shown = [h for s in doc.sections for h in headers(s.blocks)]
+    assert len(shown) > 50 and not [h for h in shown if "_" in h]
+    assert all(" ".join(h.split()) in text or len(h) > 30 for h in shown[:20])
+    # the pages render: the title page and a page of plots are not blank
+    pdfdoc = pdfium.PdfDocument(pdf)
+    try:
+        for i in (0, len(pages) // 2):
+            image = pdfdoc[i].render(scale=1).to_pil()
+            image.save(tmp_path / f"page-{i}.png")
+            assert image.size[0] > 500 and len(image.convert("L").getcolors(1 << 16) or range(1 << 16)) > 8
+    finally:
+        pdfdoc.close()

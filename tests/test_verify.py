@@ -4,8 +4,10 @@ independent count can catch it) it fails naming the naive-count check; the exit 
 appendix files hold the results. Casino Hold'em: its store builds in seconds."""
 
 import hashlib
+import html
 import json
 import shutil
+from dataclasses import replace
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -13,7 +15,9 @@ import pytest
 
 from analysis.model.rules import preset
 from analysis.parallel.options import RunOptions
-from analysis.report.verification import CHECKS, sample_states, verify
+from analysis.report.build import build_report
+from analysis.report.render import document_html
+from analysis.report.verification import CHECKS, kept_path, kept_verification, sample_states, verify
 from analysis.store.outcome_store import ROW_GROUP, OutcomeStore
 from analysis.store.shards import manifest_digest
 
@@ -81,6 +85,31 @@ def test_verify_passes_on_a_correct_store(holdem):
     assert [c.name for c in result.checks] == list(CHECKS) and seen == list(result.checks)
     assert result.passed, [(c.name, c.detail) for c in result.failed]
     assert result.checksum == holdem[1].source.checksum
+    # kept beside the store, and the par sheet of the same store shows it
+    kept = kept_verification(holdem[1].source)
+    assert kept is not None and kept.checksum == result.checksum and kept.seed == SEED
+    assert [(c.name, c.passed, c.found) for c in kept.checks] == [(c.name, c.passed, c.found) for c in result.checks]
+    report = build_report(holdem[1], sidebets=())
+    method = next(s for s in report.document().sections if s.key == "method")
+    text = document_html(replace(report.document(), sections=(method,)))
+    assert "Every check passed." in text and f"--states {STATES} --hands {HANDS} --seed {SEED}" in text
+    assert all(html.escape(name) in text for name in CHECKS)
+
+
+def test_a_kept_verification_of_another_store_is_not_shown(holdem, tmp_path):
+    store = holdem[1].source
+    path = kept_path(store)
+    saved = path.read_bytes() if path.exists() else None
+    try:
+        path.write_text(json.dumps({"checksum": "0" * 64, "checks": []}))
+        assert kept_verification(store) is None
+        path.write_text("not json")
+        assert kept_verification(store) is None
+    finally:
+        if saved is None:
+            path.unlink()
+        else:
+            path.write_bytes(saved)
 
 
 def test_verify_fails_naming_the_naive_count_check_on_a_re_signed_store(tampered):

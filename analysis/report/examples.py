@@ -19,6 +19,7 @@ who checks the examples by hand checks the code that produced the figures.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -97,15 +98,21 @@ class _Case:
 
 
 def worked_examples(
-    rules: Rules, paytable: PayTable, pays_on: str = "ante", seed: int = SEED
+    rules: Rules,
+    paytable: PayTable,
+    pays_on: str = "ante",
+    seed: int = SEED,
+    possible: Collection[tuple[str, str]] | None = None,
 ) -> tuple[WorkedExample, ...]:
     """One example per settlement case, in par-sheet order: the player folds; the dealer
     does not qualify (only when there is a qualifier); the player beats a qualifying dealer,
     once per distinct pay of the table, with the best category paid it; a tie; the dealer
     wins. The player folds in the first and calls in the others (the strategy is not part of
-    the settlement). The same seed gives the same examples."""
+    the settlement). The same seed gives the same examples. ``possible``: the (outcome,
+    final hand) pairs the game's deals produce (a small deck has no four of a kind, say);
+    a case outside them is left out (default: every case)."""
     check_pays_on(pays_on)
-    cases = _cases(rules, paytable)
+    cases = _cases(rules, paytable, possible)
     found: dict[int, _Deal] = {}
     qualifier = dealer_qualifier(rules.qualifier_rank)
     category = tables().category
@@ -137,16 +144,23 @@ def worked_examples(
     return tuple(_example(rules, paytable, pays_on, case, found[i]) for i, case in enumerate(cases))
 
 
-def _cases(rules: Rules, paytable: PayTable) -> list[_Case]:
+def _cases(rules: Rules, paytable: PayTable, possible: Collection[tuple[str, str]] | None) -> list[_Case]:
     """The cases of the game and table, in order. A pay level is named by the best category
     it pays; a level that pays only high card is left out when the dealer must qualify (a
     qualifying dealer holds a pair at least, so high card never beats one)."""
+
+    def occurs(outcome: str, category: str = "") -> bool:
+        if possible is None:
+            return True
+        return any(o == outcome and category in ("", c) for o, c in possible)
+
     cases = [_Case("The player folds", "fold")]
-    if rules.qualifier_rank is not None:
+    if rules.qualifier_rank is not None and occurs("dealer_not_qualifying"):
         cases.append(_Case("The dealer does not qualify", "dealer_not_qualifying"))
     best_of_level: dict[Fraction, str] = {}
     for name in reversed(CATEGORIES):
-        best_of_level.setdefault(paytable.pays[name], name)
+        if occurs("player_wins", name):
+            best_of_level.setdefault(paytable.pays[name], name)
     strongest = {name: int(np.flatnonzero(tables().category == code).max()) for code, name in enumerate(CATEGORIES)}
     qualifier = dealer_qualifier(rules.qualifier_rank)
     cases += [
@@ -154,7 +168,7 @@ def _cases(rules: Rules, paytable: PayTable) -> list[_Case]:
         for name in best_of_level.values()
         if strongest[name] > qualifier
     ]
-    return cases + [_Case("Tie", "tie"), _Case("The dealer wins", "dealer_wins")]
+    return cases + [c for c in (_Case("Tie", "tie"), _Case("The dealer wins", "dealer_wins")) if occurs(c.outcome)]
 
 
 def _example(
