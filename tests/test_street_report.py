@@ -13,12 +13,13 @@ from fractions import Fraction
 
 import openpyxl
 import pytest
+from test_report import pdf_text
 
 from analysis.engine.streets import solve_streets
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.streets import build_street_report, preflop_grid
-from analysis.report.wording import HEADERS
+from analysis.report.wording import HEADERS, header
 from test_streets import SMALL_GAME, doc
 
 HOSTILE_TITLE = '=HYPERLINK("http://x","y")'
@@ -29,7 +30,7 @@ def sheet_rows(book, name):
     rows = list(book[name].iter_rows(values_only=True))
     assert not [h for h in rows[0] if "_" in str(h)]
     inverse = {v: k for k, v in HEADERS.items()}
-    names = [inverse.get(h, h[:1].lower() + h[1:]) for h in rows[0]]
+    names = [h[:1].lower() + h[1:] if header(h[:1].lower() + h[1:]) == h else inverse[h] for h in rows[0]]
     return [dict(zip(names, r)) for r in rows[1:]]
 
 
@@ -176,7 +177,13 @@ def test_report_command_writes_the_par_sheet(small, cli, tmp_path):
     assert out.returncode == 0, out.stderr
     assert f"house edge {float(report.figures.house_edge):.4%}" in out.stdout
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["small-ultimate-optimal-par-sheet.html", "small-ultimate-optimal-par-sheet.xlsx"]
+    stem = "small-ultimate-optimal-par-sheet"
+    assert written == [f"{stem}.html", f"{stem}.pdf", f"{stem}.pdf.sha256", f"{stem}.xlsx"]
+    pdf = tmp_path / "out" / f"{stem}.pdf"
+    pages = [" ".join(p.split()) for p in pdf_text(pdf)]
+    # the title as written (data, never markup, for the typesetter), and the hashes that pin the figures
+    assert pages[0].startswith(f"{HOSTILE_TITLE}: par sheet") and "Figures SHA-256" in pages[0]
+    assert all(f"Page {i} of {len(pages)}" in p for i, p in enumerate(pages, 1))
     data = cli("report", "--game", path, "--store", store, "--format", "json").json()
     assert Fraction(data["house_edge"]) == report.figures.house_edge
     assert sum(r["deals"] for r in data["return_table"]) == report.figures.total
