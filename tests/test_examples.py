@@ -14,6 +14,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
 from analysis.report.examples import worked_examples
+from analysis.report.regulation import rules_of_play
 
 OMAHA, HOLDEM = preset("casino-omaha"), preset("casino-holdem")
 ANTEWIN = PayTable.load("antewin")
@@ -197,3 +198,52 @@ def test_same_seed_same_examples():
 def test_unknown_pays_on_is_refused():
     with pytest.raises(ValueError, match="pays_on"):
         worked_examples(OMAHA, ANTEWIN, "blind")
+
+
+def clause_for(case: str, clauses: tuple[str, ...]) -> str:
+    """The settlement clause of the rules of play that governs an example's case."""
+    condition = {
+        "The player folds": "folded",
+        "The dealer does not qualify": "does not qualify",
+        "Tie": "ties the dealer",
+        "The dealer wins": "ranks higher than the player",
+    }.get(case, "If the player's hand ranks higher than the dealer")
+    found = [c for c in clauses if condition in c]
+    assert len(found) == 1, (case, found)
+    return found[0]
+
+
+def read_clause(clause: str, m: int, pays: Fraction) -> tuple[Fraction, Fraction]:
+    """(ante, call bet) as the clause's words settle them, for a call bet of ``m`` antes and
+    a pay-table line paying ``pays``."""
+    if "folded has lost the ante" in clause:
+        return Fraction(-1), Fraction(0)
+    if "loses the ante and the call bet" in clause:
+        return Fraction(-1), Fraction(-m)
+    if "the ante and the call bet are a push" in clause:
+        return Fraction(0), Fraction(0)
+    ante = pays if "ante shall be paid according to the pay table" in clause else None
+    ante = Fraction(1) if "ante shall be paid at 1 to 1" in clause else ante
+    call = Fraction(0) if "call bet is a push" in clause else None
+    call = m * Fraction(1) if "call bet shall be paid at 1 to 1" in clause else call
+    call = m * pays if "call bet shall be paid according to the pay table" in clause else call
+    assert ante is not None and call is not None, clause
+    return ante, call
+
+
+def test_each_example_is_settled_as_the_rules_text_says(game):
+    """The rules of play that the par sheet prints, read clause by clause, settle every
+    worked example as the package's settlement code did."""
+    rules, table, pays_on, _, examples = game
+    sections = {s.heading: s for s in rules_of_play(rules, table, pays_on)}
+    clauses = sections["Settlement"].clauses
+    for ex in examples:
+        player = best(rules, ex.hole, ex.board)
+        ante, call = read_clause(clause_for(ex.case, clauses), rules.call_multiple, table.pays[CATEGORIES[player[0]]])
+        assert (ex.ante, ex.call, ex.net) == (ante, call, ante + call), (ex.case, ex.settlement)
+    lines = dict(sections["Pay table"].table)
+    assert all(
+        lines[c.replace("_", " ").capitalize()] == f"{table.pays[c].numerator} to {table.pays[c].denominator}"
+        for c in CATEGORIES
+        if table.pays[c] > 0
+    )
