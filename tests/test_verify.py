@@ -12,6 +12,7 @@ from dataclasses import replace
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from test_report import pdf_text
 
 from analysis.model.rules import preset
 from analysis.parallel.options import RunOptions
@@ -136,6 +137,8 @@ def test_cli_exit_codes_and_the_appendix(cli, tampered, tmp_path):
     headers = [h.split("</th>")[0] for h in page.split("<th>")[1:]]
     assert "Check" in headers and "Result" in headers and not any("_" in h for h in headers)
     assert all(name.replace("'", "&#x27;") in page for name in CHECKS)
+    pdf = " ".join(" ".join(p.split()) for p in pdf_text(tmp_path / "ok" / "verification.pdf"))
+    assert "Every check passed." in pdf and all(name in pdf for name in CHECKS)
 
     root, _ = tampered
     bad = cli(*args, "--store", root, "--no-progress", "--format", "json")

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import html
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -57,8 +56,9 @@ from analysis.model.errors import AnalysisError, InputError
 from analysis.model.outcomes import COLUMNS, state_keys
 from analysis.model.rules import Rules, as_rules, preset
 from analysis.parallel.options import RunOptions
-from analysis.report.document import Block, Command, Paragraph, Subsection, Table
-from analysis.report.render import html_page, html_table
+from analysis.report.document import Block, Command, Document, Paragraph, Section, Subsection, Table
+from analysis.report.render import document_html
+from analysis.report.typeset import write_pdf
 from analysis.store.atomic import atomic_write_bytes
 from analysis.store.outcome_store import OutcomeStore, content_digest
 from analysis.store.runs import ensure_store
@@ -172,8 +172,8 @@ class Verification:
             columns=["Check", "Result", "Expected", "Found", "What was compared", "Seconds"],
         )
 
-    def html(self) -> str:
-        """The appendix as one self-contained page."""
+    def document(self) -> Document:
+        """The appendix as a document (page and PDF)."""
         verdict = "Every check passed." if self.passed else f"{len(self.failed)} of {len(self.checks)} checks FAILED."
         run = pd.DataFrame(
             [
@@ -190,26 +190,49 @@ class Verification:
             ],
             columns=["Item", "Value"],
         )
-        how = (
-            "<p>Each headline figure recomputed along a path independent of the one that made it; "
-            "every check is reproduced by <code>casino-omaha verify --game "
-            f"{html.escape(self.game)} --states {self.states} --hands {self.hands} --seed {self.seed}</code>.</p>"
+        command = (
+            f"casino-omaha verify --game {self.game} --states {self.states} --hands {self.hands} --seed {self.seed}"
         )
-        return html_page(
+        return Document(
             f"Verification appendix: {self.game}",
-            [
-                ("result", "Result", f"<p><strong>{html.escape(verdict)}</strong></p>{html_table(self.frame())}"),
-                ("run", "What was run", how + html_table(run)),
-            ],
+            verdict,
+            (
+                ("Game", self.game),
+                ("Result", verdict),
+                ("Outcome store checksum (SHA-256)", self.checksum or "none"),
+                ("Package version", self.version),
+                ("Date (UTC)", self.date),
+            ),
+            (
+                Section("result", "Result", (Paragraph(verdict), Table(self.frame()))),
+                Section(
+                    "run",
+                    "What was run",
+                    (
+                        Paragraph(
+                            "Each headline figure recomputed along a path independent of the one that made it; every "
+                            "check is reproduced by the command below."
+                        ),
+                        Command(command),
+                        Table(run),
+                    ),
+                ),
+            ),
         )
 
+    def html(self) -> str:
+        """The appendix as one self-contained page."""
+        return document_html(self.document())
+
     def write(self, folder: Path) -> list[Path]:
-        """``verification.json`` and ``verification.html`` in ``folder`` (written atomically)."""
+        """``verification.json``, ``verification.html`` and ``verification.pdf`` (with its
+        ``.sha256``) in ``folder``, each written atomically."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        paths = [folder / "verification.json", folder / "verification.html"]
+        paths = [folder / "verification.json", folder / "verification.html", folder / "verification.pdf"]
         atomic_write_bytes(paths[0], (json.dumps(self.as_dict(), indent=1) + "\n").encode())
         atomic_write_bytes(paths[1], self.html().encode())
+        write_pdf(self.document(), paths[2])
         return paths
 
 
