@@ -53,7 +53,13 @@ def add_parser(sub: Subparsers) -> None:
         "--hands", type=hands, default=1_000_000, metavar="M", help="hands of the Monte Carlo (default 1,000,000)"
     )
     p.add_argument("--seed", type=seed, default=2026, help="random seed, a whole number >= 0 (default 2026)")
-    p.add_argument("--out", type=out_folder, default=None, metavar="DIR", help="write the appendix here: verification.json, .html and .pdf (with its .sha256)")
+    p.add_argument(
+        "--out",
+        type=out_folder,
+        default=None,
+        metavar="DIR",
+        help="write the appendix here: verification.json, .html and .pdf (with its .sha256)",
+    )
     add_run_options(p)
     add_format(p)
 
