@@ -61,12 +61,10 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def format_result(result: GameResult) -> str:
-    """The return table and the summary figures as text."""
-    t = result.table.copy()
-    t["combinations"] = t["combinations"].map("{:,}".format)
-    t["probability"] = t["probability"].map("{:.10f}".format)
-    t["payoff"] = t["payoff"].map("{:+g}".format)
-    t["contribution"] = t["contribution"].map("{:+.8f}".format)
+    """The return table (in words, as the par sheet shows it) and the summary figures as text."""
+    from analysis.report.wording import readable
+
+    t = readable(result.table)
     s, e = result.summary(), result.exact
     lines = [
         f"{result.rules.name}: pay table {result.paytable.name} (pays on the {result.pays_on}), "

@@ -23,6 +23,14 @@ class Paragraph:
     note: bool = False  # a remark in smaller print
 
 
+#: What every par sheet says of its numbers, before its first table.
+NUMBERS_NOTE = Paragraph(
+    "Percentages are shown with four decimals, counts in full with separators, and every exact figure as a "
+    "fraction in its own column: nothing is rounded before it is shown.",
+    note=True,
+)
+
+
 @dataclass(frozen=True)
 class Items:
     """A list; numbered lists are clauses (rules, strategy rules)."""

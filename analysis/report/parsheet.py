@@ -13,6 +13,7 @@ import pandas as pd
 from analysis.model.cards import format_card
 from analysis.model.rules import qualifier_text
 from analysis.report.document import (
+    NUMBERS_NOTE,
     Block,
     Command,
     Document,
@@ -73,6 +74,7 @@ def _summary(report: Report) -> tuple[Block, ...]:
             f"{_pct(e.element_of_risk)} (exactly {e.element_of_risk}), call rate {_pct(e.call_rate)}, standard "
             f"deviation {e.std_dev:.4f} antes per hand, over {e.total_combinations:,} deals counted exactly."
         ),
+        NUMBERS_NOTE,
         Table(report.sheets["Summary"]),
         Subsection("Formulas", (Items(tuple(f"{k}: {v}" for k, v in FORMULAS.items()), numbered=False),)),
     )

@@ -32,6 +32,7 @@ from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game, shipped_games
 from analysis.parallel.options import RunOptions
 from analysis.report.document import (
+    NUMBERS_NOTE,
     Block,
     Document,
     Image,
@@ -602,6 +603,7 @@ def street_document(report: StreetReport) -> Document:
             f"(exactly {f.hit_frequency}), over {f.total:,} deals counted exactly, the player playing the optimal "
             "strategy."
         ),
+        NUMBERS_NOTE,
         Table(s["Summary"].drop(columns="value")),  # "shown" says it in words
     )
     rules: list[Block] = [Items(tuple(s["Rules"]["text"]))]
