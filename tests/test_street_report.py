@@ -18,7 +18,8 @@ from test_report import pdf_text
 from analysis.engine.streets import solve_streets
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
-from analysis.report.streets import build_street_report, preflop_grid
+from analysis.report.street_tables import preflop_grid
+from analysis.report.streets import build_street_report
 from analysis.report.wording import HEADERS, header
 from test_streets import SMALL_GAME, doc
 

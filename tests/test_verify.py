@@ -16,9 +16,10 @@ from test_report import pdf_text
 
 from analysis.model.rules import preset
 from analysis.parallel.options import RunOptions
+from analysis.report.appendix import kept_path, kept_verification
 from analysis.report.build import build_report
 from analysis.report.render import document_html
-from analysis.report.verification import CHECKS, kept_path, kept_verification, sample_states, verify
+from analysis.report.verification import CHECKS, sample_states, verify
 from analysis.store.outcome_store import ROW_GROUP, OutcomeStore
 from analysis.store.shards import manifest_digest
 

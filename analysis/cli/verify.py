@@ -66,7 +66,8 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.model.rules import preset
-    from analysis.report.verification import Check, verify
+    from analysis.report.appendix import Check
+    from analysis.report.verification import verify
 
     table = args.format == "table"
 

@@ -31,6 +31,7 @@ from analysis.model.paytable import PayTableSpec
 from analysis.model.rules import Rules
 from analysis.protection.edges import information_table, seen_card_table
 from analysis.protection.runs import StoredProtection, stored_protection
+from analysis.report.appendix import Verification, kept_verification
 from analysis.report.document import Document, Image, image
 from analysis.report.examples import WorkedExample, worked_examples
 from analysis.report.odds import MaximumPayout, maximum_payout, pay_line_odds, wager_odds
@@ -60,7 +61,6 @@ from analysis.report.tables import (
     rules_table,
     summary_table,
 )
-from analysis.report.verification import Verification, kept_verification
 from analysis.sidebets.bet import SideBetSpec
 from analysis.sidebets.result import SideBetResult
 from analysis.store.outcome_store import ENGINE_VERSION, OutcomeStore

@@ -12,6 +12,7 @@ import pandas as pd
 
 from analysis.model.cards import format_card
 from analysis.model.rules import qualifier_text
+from analysis.report.appendix import verification_blocks
 from analysis.report.document import (
     NUMBERS_NOTE,
     Block,
@@ -26,7 +27,6 @@ from analysis.report.document import (
 )
 from analysis.report.odds import WAGER_DEFINITIONS
 from analysis.report.tables import FORMULAS
-from analysis.report.verification import verification_blocks
 from analysis.report.wording import Kind, cell_text
 
 if TYPE_CHECKING:

@@ -1,7 +1,8 @@
 """The reproduction kit a test lab runs on its own machine (``casino-omaha verify``): the
 headline figures recomputed along paths independent of the ones that made them, each a
 :class:`Check` (passed or not, what was expected and found, how long it took), and a
-verification appendix (JSON and a self-contained HTML page) the par sheet can include.
+verification appendix (:mod:`analysis.report.appendix`: JSON, page and PDF) that the par sheet
+made from the same store includes.
 
 The checks, in the order they run (:data:`CHECKS`):
 
@@ -32,19 +33,14 @@ A check that meets a damaged store fails with the store's message; nothing here 
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import json
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from analysis.counting.enumeration import count_flops, plan
 from analysis.counting.naive import brute_force, naive_state_counts
@@ -56,13 +52,10 @@ from analysis.model.errors import AnalysisError, InputError
 from analysis.model.outcomes import COLUMNS, state_keys
 from analysis.model.rules import Rules, as_rules, preset
 from analysis.parallel.options import RunOptions
-from analysis.report.document import Block, Command, Document, Paragraph, Section, Subsection, Table
-from analysis.report.render import document_html
-from analysis.report.typeset import write_pdf
-from analysis.store.atomic import atomic_write_bytes
+from analysis.report.appendix import Check, Verification, keep
 from analysis.store.outcome_store import OutcomeStore, content_digest
 from analysis.store.runs import ensure_store
-from analysis.store.shards import StoreError, package_version
+from analysis.store.shards import StoreError
 
 #: The checks' names, in the order they run.
 CHECKS = (
@@ -89,151 +82,6 @@ SMALL_DECKS = {"casino-omaha": ("89TJQKA", "cd"), "casino-holdem": ("9TJQKA", "c
 PUBLISHED_HOLDEM = {"house edge": ("2.16", 2), "element of risk": ("0.82", 2), "call rate": ("82", 0)}
 HOLDEM_EXACT_EDGE = Fraction(1363917077, 63213204600)
 PUBLISHED_SOURCE = "Wizard of Odds, Casino Hold'em (house edge 2.16%, element of risk 0.82%, call rate 82%)"
-
-
-@dataclass(frozen=True)
-class Check:
-    """One check's result: its name, whether it passed, what it compared (in words), what
-    was expected and what was found, and how long it took (seconds)."""
-
-    name: str
-    passed: bool
-    detail: str
-    expected: str
-    found: str
-    seconds: float
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "passed", bool(self.passed))  # numpy's bool is no JSON
-        object.__setattr__(self, "seconds", float(self.seconds))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "passed": self.passed,
-            "detail": self.detail,
-            "expected": self.expected,
-            "found": self.found,
-            "seconds": round(self.seconds, 2),
-        }
-
-
-@dataclass(frozen=True)
-class Verification:
-    """Every check of one game's figures, with what was run and on which store."""
-
-    game: str
-    store: str
-    checksum: str | None
-    states: int
-    hands: int
-    seed: int
-    deck: str
-    checks: tuple[Check, ...]
-    version: str = field(default_factory=package_version)
-    date: str = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
-
-    @property
-    def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
-
-    @property
-    def failed(self) -> list[Check]:
-        return [c for c in self.checks if not c.passed]
-
-    @property
-    def seconds(self) -> float:
-        return sum(c.seconds for c in self.checks)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The appendix as JSON-ready data (keys are plain words)."""
-        return {
-            "game": self.game,
-            "passed": self.passed,
-            "store": self.store,
-            "checksum": self.checksum,
-            "states": self.states,
-            "hands": self.hands,
-            "seed": self.seed,
-            "deck": self.deck,
-            "version": self.version,
-            "date": self.date,
-            "seconds": round(self.seconds, 2),
-            "checks": [c.as_dict() for c in self.checks],
-        }
-
-    def frame(self) -> pd.DataFrame:
-        """One row per check, headers in words."""
-        return pd.DataFrame(
-            [
-                [c.name, "pass" if c.passed else "FAIL", c.expected, c.found, c.detail, round(c.seconds, 1)]
-                for c in self.checks
-            ],
-            columns=["Check", "Result", "Expected", "Found", "What was compared", "Seconds"],
-        )
-
-    def document(self) -> Document:
-        """The appendix as a document (page and PDF)."""
-        verdict = "Every check passed." if self.passed else f"{len(self.failed)} of {len(self.checks)} checks FAILED."
-        run = pd.DataFrame(
-            [
-                ["Game", self.game],
-                ["Outcome store", self.store],
-                ["Store checksum", self.checksum or "none"],
-                ["Random states counted naively", f"{self.states:,}"],
-                ["Hands simulated", f"{self.hands:,}"],
-                ["Seed", str(self.seed)],
-                ["Small deck", self.deck],
-                ["Package version", self.version],
-                ["Date (UTC)", self.date],
-                ["Time taken", f"{self.seconds:.1f} s"],
-            ],
-            columns=["Item", "Value"],
-        )
-        command = (
-            f"casino-omaha verify --game {self.game} --states {self.states} --hands {self.hands} --seed {self.seed}"
-        )
-        return Document(
-            f"Verification appendix: {self.game}",
-            verdict,
-            (
-                ("Game", self.game),
-                ("Result", verdict),
-                ("Outcome store checksum (SHA-256)", self.checksum or "none"),
-                ("Package version", self.version),
-                ("Date (UTC)", self.date),
-            ),
-            (
-                Section("result", "Result", (Paragraph(verdict), Table(self.frame()))),
-                Section(
-                    "run",
-                    "What was run",
-                    (
-                        Paragraph(
-                            "Each headline figure recomputed along a path independent of the one that made it; every "
-                            "check is reproduced by the command below."
-                        ),
-                        Command(command),
-                        Table(run),
-                    ),
-                ),
-            ),
-        )
-
-    def html(self) -> str:
-        """The appendix as one self-contained page."""
-        return document_html(self.document())
-
-    def write(self, folder: Path) -> list[Path]:
-        """``verification.json``, ``verification.html`` and ``verification.pdf`` (with its
-        ``.sha256``) in ``folder``, each written atomically."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        paths = [folder / "verification.json", folder / "verification.html", folder / "verification.pdf"]
-        atomic_write_bytes(paths[0], (json.dumps(self.as_dict(), indent=1) + "\n").encode())
-        atomic_write_bytes(paths[1], self.html().encode())
-        write_pdf(self.document(), paths[2])
-        return paths
 
 
 def sample_states(rows: int, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -294,86 +142,8 @@ def verify(
         record(check)
     record(_guarded("published Casino Hold'em edge", lambda: _published(rules, the_engine, options)))
     result = Verification(rules.name, str(store.path), store.checksum, states, hands, seed, deck, tuple(checks))
-    atomic_write_bytes(kept_path(store), (json.dumps(result.as_dict(), indent=1) + "\n").encode())
+    keep(result, store)
     return result
-
-
-def kept_path(store: OutcomeStore) -> Path:
-    """Where ``verify`` keeps its last result for a store, for the par sheet to include."""
-    folder = store.root / "verification"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{store.path.name}.json"
-
-
-def kept_verification(store: OutcomeStore) -> Verification | None:
-    """The last ``verify`` of this very store (same checksum), or None: a result of another
-    store, or a file that does not read as one, is not shown."""
-    path = kept_path(store)
-    try:
-        if not path.is_file() or path.stat().st_size > 1_000_000:
-            return None
-        d = json.loads(path.read_text(encoding="utf-8"))
-        if d.get("checksum") != store.checksum or store.checksum is None:
-            return None
-        checks = tuple(
-            Check(
-                str(c["name"]),
-                bool(c["passed"]),
-                str(c["detail"]),
-                str(c["expected"]),
-                str(c["found"]),
-                float(c["seconds"]),
-            )
-            for c in d["checks"]
-        )
-        return Verification(
-            str(d["game"]),
-            str(d["store"]),
-            str(d["checksum"]),
-            int(d["states"]),
-            int(d["hands"]),
-            int(d["seed"]),
-            str(d["deck"]),
-            checks,
-            str(d["version"]),
-            str(d["date"]),
-        )
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def verification_blocks(v: Verification | None, command: str) -> tuple[Block, ...]:
-    """The par sheet's account of the independent checks: the last ``verify`` of the store
-    the figures come from, or how to run it."""
-    if v is None:
-        return (
-            Subsection(
-                "Independent checks",
-                (
-                    Paragraph(
-                        "No verification of this outcome store has been run yet. A test lab runs it on its own "
-                        "machine with the command below; the par sheet made after it includes its results.",
-                    ),
-                    Command(command),
-                ),
-            ),
-        )
-    verdict = "Every check passed." if v.passed else f"{len(v.failed)} of {len(v.checks)} checks FAILED."
-    return (
-        Subsection(
-            "Independent checks",
-            (
-                Paragraph(
-                    f"{verdict} Run on {v.date} by package version {v.version} on the store with checksum "
-                    f"{v.checksum}: {v.states:,} random states counted naively, {v.hands:,} hands simulated "
-                    f"(seed {v.seed}), small deck {v.deck}; {v.seconds:.0f} s in all. Each headline figure "
-                    "recomputed along a path independent of the one that made it."
-                ),
-                Table(v.frame()),
-                Command(f"{command} --states {v.states} --hands {v.hands} --seed {v.seed}"),
-            ),
-        ),
-    )
 
 
 def _guarded(name: str, run: Callable[[], tuple[bool, str, str, str]]) -> Check:
