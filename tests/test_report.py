@@ -262,6 +262,9 @@ def test_the_pdf_is_a_document_a_regulator_files(omaha_report, tmp_path):
         assert words in text, words
     assert str(e.house_edge) in squeezed and f"{float(e.house_edge):.4%}" in text
     assert all(f"{int(n):,}" in squeezed for n in t.combinations)  # every row of the return table
+    # the commands that reproduce the figures name the game, the pay table and the strategy
+    assert "casino-omaha report --game casino-omaha --paytable antewin --strategy optimal --out reports" in text
+    assert "casino-omaha verify --game casino-omaha" in text
     m = report.maximum_payout
     assert m is not None and f"The largest net win of one hand is {m.net} antes" in text
     for x in report.examples:  # every worked example, its cards and its settlement

@@ -284,7 +284,10 @@ def _protection(report: Report) -> tuple[Block, ...]:
 def _method(report: Report) -> tuple[Block, ...]:
     rules, r = report.rules, report.result
     game = f"--game {rules.name}" + (f" --qualifier {qualifier_text(rules.qualifier_rank)}" if rules.variant else "")
-    pays = f" --paytable {r.paytable.source or r.paytable.name}" + ("" if r.pays_on == "ante" else " --pays-on call")
+    source = r.paytable.source
+    table = r.paytable.name if source.endswith("(package)") else source or "PAYTABLE.csv"  # "": made in memory
+    pays = f" --paytable {table}"
+    pays += "" if r.pays_on == "ante" else " --pays-on call"
     return (
         Paragraph(
             f"Every deal of the game is counted: all {rules.total_combinations:,} combinations of the player's cards, "
@@ -297,7 +300,16 @@ def _method(report: Report) -> tuple[Block, ...]:
         Subsection(
             "Commands that reproduce every figure",
             (
-                Paragraph("With the package installed (pip install, or make setup in its source):", note=True),
+                Paragraph(
+                    "With the package installed (pip install, or make setup in its source)"
+                    + (
+                        "; PAYTABLE.csv is this report's pay table, saved as a file (a table made in memory)"
+                        if not source
+                        else ""
+                    )
+                    + ":",
+                    note=True,
+                ),
                 Command(
                     f"casino-omaha enumerate {game}\n"
                     f"casino-omaha report {game}{pays} --strategy {r.strategy} --out reports\n"

@@ -26,11 +26,12 @@ TEMPLATE = "parsheet.typ"
 
 
 def _breakable(text: str, every: int = 12) -> str:
-    """Long unbroken text (an exact fraction, a hash) with places to break a line, so it
-    wraps in its cell instead of running over the next one."""
-    if len(text) <= every or " " in text:
-        return text
-    return "\u200b".join(text[i : i + every] for i in range(0, len(text), every))
+    """Text whose long unbroken words (an exact fraction, a hash) get places to break a
+    line, so it wraps in its cell instead of running over the next one."""
+    return " ".join(
+        "\u200b".join(w[i : i + every] for i in range(0, len(w), every)) if len(w) > every else w
+        for w in text.split(" ")
+    )
 
 
 def _block(b: Block, images: dict[str, str]) -> dict[str, Any]:
