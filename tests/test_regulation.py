@@ -10,9 +10,21 @@ import pytest
 from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
-from analysis.report.regulation import RuleSection, odds_words, pay_table_lines, regulation_text, rules_of_play
+from analysis.report.regulation import RuleSection, odds_words, pay_table_lines, rules_of_play
 
 ANTEWIN = PayTable.load(None)
+
+
+def regulation_text(sections: tuple[RuleSection, ...], title: str = "") -> str:
+    """The sections as numbered plain text: "1. Definitions", "(a) ...", pay lines dotted."""
+    lines = [title, ""] if title else []
+    for number, section in enumerate(sections, 1):
+        lines.append(f"{number}. {section.heading}")
+        lines += [f"   ({chr(ord('a') + i)}) {clause}" for i, clause in enumerate(section.clauses)]
+        width = max((len(hand) for hand, _ in section.table), default=0) + 4
+        lines += [f"       {hand} {'.' * (width - len(hand))} {odds}" for hand, odds in section.table]
+        lines.append("")
+    return "\n".join(lines)
 
 
 def text_of(sections: tuple[RuleSection, ...]) -> str:

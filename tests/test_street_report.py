@@ -18,7 +18,7 @@ from test_report import pdf_text
 from analysis.engine.streets import solve_streets
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
-from analysis.report.street_tables import preflop_grid
+from analysis.report.street_tables import preflop_grid, street_maximum_payout
 from analysis.report.streets import build_street_report
 from analysis.report.wording import HEADERS, header
 from test_streets import SMALL_GAME, doc
@@ -251,3 +251,23 @@ def test_ultimate_texas_holdem_preflop_grid(uth_book):
     assert by_class["2c 2d"] == "check" and by_class["3c 3d"] == "bet 4"
     assert by_class["2d Ac"] == "bet 4" and by_class["4d Kc"] == "check"
     assert "bet 3" not in set(cells.values())
+
+
+@pytest.mark.slow
+def test_ultimate_texas_holdem_odds_per_blind_line_and_maximum_payout(uth_book):
+    """The blind's lines are paid on a better player hand whether the dealer qualifies or
+    not; the largest win is a royal flush after the 4x bet against a qualifying dealer:
+    ante 1 + play 4 + blind 500 = 505 antes."""
+    report, book = uth_book
+    returns = sheet_rows(book, "Return table")
+    lines = {r["hand"]: r for r in sheet_rows(book, "Odds per pay line")}
+    assert [r["wager"] for r in lines.values()] == ["blind"] * 6
+    better = ("does not qualify; player's hand is better", "qualifies; player wins")
+    for hand, line in lines.items():
+        n = sum(r["deals"] for r in returns if r["player's final hand"] == hand and r["dealer"] in better)
+        assert line["combinations"] == n and Fraction(line["true odds (exact)"]) == Fraction(27813810024000 - n, n)
+    assert lines["royal flush"]["payout odds"] == "500 to 1" and lines["flush"]["payout odds"] == "3 to 2"
+    m = street_maximum_payout(report.figures)
+    top = [r for r in returns if r["net result (exact)"] == "505"]
+    assert m.net == 505 and len(top) == 1 and m.combinations == top[0]["deals"]
+    assert top[0]["player's final hand"] == "royal flush" and top[0]["dealer"] == "qualifies; player wins"

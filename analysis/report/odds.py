@@ -79,6 +79,29 @@ def _paying_rows(result: GameResult) -> tuple[str, ...]:
     return ("player_wins",)
 
 
+def line_odds(category: str, n: int, total: int, pays: Fraction, contribution: Fraction) -> dict[str, object]:
+    """One pay line's row: it pays on ``n`` of ``total`` deals at ``pays`` to 1, adding
+    ``contribution`` antes per hand to its wager's return."""
+    p = Fraction(n, total)
+    against = Fraction(total - n, n) if n else None
+    return {
+        "category": category,
+        "hand": category_words(category),
+        "combinations": n,
+        "probability": float(p),
+        "probability_exact": str(p),
+        "one_in": float(1 / p) if n else float("inf"),
+        "true_odds": float(against) if against is not None else float("inf"),
+        "true_odds_exact": str(against) if against is not None else "",
+        "true_odds_text": f"{float(against):,.2f} to 1" if against is not None else "never",
+        "pays": float(pays),
+        "pays_exact": str(pays),
+        "payout_odds": odds_words(pays),
+        "contribution": float(contribution),
+        "contribution_exact": str(contribution),
+    }
+
+
 def pay_line_odds(result: GameResult) -> pd.DataFrame:
     """Per pay line (each category the pay table pays on, best first): the deals where it
     pays, their probability, "1 in N", true odds against, payout odds, and the line's
@@ -94,29 +117,11 @@ def pay_line_odds(result: GameResult) -> pd.DataFrame:
             continue
         by_outcome = {o: combos[(o, c)] if o in rows_paying else 0 for o in ("dealer_not_qualifying", "player_wins")}
         n = sum(by_outcome.values())
-        p = Fraction(n, total)
-        against = Fraction(total - n, n) if n else None
         contribution = Fraction(sum(combos[(o, c)] * nets[(o, c)] for o in rows_paying), total)
-        rows.append(
-            {
-                "category": c,
-                "hand": category_words(c),
-                "combinations": n,
-                "combinations_dealer_not_qualifying": by_outcome["dealer_not_qualifying"],
-                "combinations_player_wins": by_outcome["player_wins"],
-                "probability": float(p),
-                "probability_exact": str(p),
-                "one_in": float(1 / p) if n else float("inf"),
-                "true_odds": float(against) if against is not None else float("inf"),
-                "true_odds_exact": str(against) if against is not None else "",
-                "true_odds_text": f"{float(against):,.2f} to 1" if against is not None else "never",
-                "pays": float(pays),
-                "pays_exact": str(pays),
-                "payout_odds": odds_words(pays),
-                "contribution": float(contribution),
-                "contribution_exact": str(contribution),
-            }
-        )
+        row = line_odds(c, n, total, pays, contribution)
+        row["combinations_dealer_not_qualifying"] = by_outcome["dealer_not_qualifying"]
+        row["combinations_player_wins"] = by_outcome["player_wins"]
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

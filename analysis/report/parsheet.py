@@ -25,7 +25,7 @@ from analysis.report.document import (
     Subsection,
     Table,
 )
-from analysis.report.odds import WAGER_DEFINITIONS
+from analysis.report.odds import WAGER_DEFINITIONS, MaximumPayout
 from analysis.report.tables import FORMULAS
 from analysis.report.wording import Kind, cell_text
 
@@ -125,28 +125,33 @@ def _examples(report: Report) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+def maximum_payout_section(m: MaximumPayout, total: int) -> Subsection:
+    """The largest net win of one hand, its outcome, probability and "1 in N"."""
+    return Subsection(
+        "Maximum payout per hand",
+        (
+            Paragraph(
+                f"The largest net win of one hand is {m.net} antes ({m.outcome}): probability "
+                f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
+                f"{m.combinations:,} of {total:,} deals."
+            ),
+        ),
+    )
+
+
+#: What "true odds" and "payout odds" mean, above every odds table.
+ODDS_NOTE = Paragraph(
+    "True odds are the odds against the event, (1 - p) to p, written X to 1; payout odds are what the pay "
+    "table pays. Probabilities are over every deal, the player playing the report's strategy.",
+    note=True,
+)
+
+
 def _odds(report: Report) -> tuple[Block, ...]:
     s, m = report.sheets, report.maximum_payout
-    maximum: tuple[Block, ...] = ()
-    if m is not None:
-        maximum = (
-            Subsection(
-                "Maximum payout per hand",
-                (
-                    Paragraph(
-                        f"The largest net win of one hand is {m.net} antes ({m.outcome}): probability "
-                        f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
-                        f"{m.combinations:,} of {report.result.exact.total_combinations:,} deals."
-                    ),
-                ),
-            ),
-        )
+    maximum = () if m is None else (maximum_payout_section(m, report.result.exact.total_combinations),)
     return (
-        Paragraph(
-            "True odds are the odds against the event, (1 - p) to p, written X to 1; payout odds are what the pay "
-            "table pays. Probabilities are over every deal, the player playing the report's strategy.",
-            note=True,
-        ),
+        ODDS_NOTE,
         Subsection("Per pay line", (Table(s["Odds per pay line"][PAY_LINE_COLUMNS]),)),
         Subsection(
             "Per wager",

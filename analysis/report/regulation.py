@@ -93,18 +93,6 @@ def rules_of_play(
     return _Writer(rules, paytable, pays_on, title or game_title(rules.name)).sections()
 
 
-def regulation_text(sections: tuple[RuleSection, ...], title: str = "") -> str:
-    """The sections as numbered plain text: "1. Definitions", "(a) ...", pay lines dotted."""
-    lines = [title, ""] if title else []
-    for number, section in enumerate(sections, 1):
-        lines.append(f"{number}. {section.heading}")
-        lines += [f"   ({chr(ord('a') + i)}) {clause}" for i, clause in enumerate(section.clauses)]
-        width = max((len(hand) for hand, _ in section.table), default=0) + 4
-        lines += [f"       {hand} {'.' * (width - len(hand))} {odds}" for hand, odds in section.table]
-        lines.append("")
-    return "\n".join(lines)
-
-
 @dataclass(frozen=True)
 class _Writer:
     """The sections of one game's rules; each method writes one section."""

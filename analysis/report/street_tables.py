@@ -24,6 +24,7 @@ from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
+from analysis.report.odds import MaximumPayout, line_odds
 from analysis.report.wording import category_words
 from analysis.store.shards import package_version
 
@@ -59,6 +60,7 @@ def street_sheets(game: GameSpec, figures: StreetFigures, game_file: Path | None
         **({"Blind pays": pay_table(game.blind.pays, "blind")} if game.blind is not None else {}),
         **({"Ante pays": pay_table(game.ante_pays.pays, "ante")} if game.ante_pays is not None else {}),
         "Return table": street_return_table(figures),
+        "Odds per pay line": street_pay_line_odds(figures),
         "Result distribution": result_distribution(figures),
         "Decisions": decisions_table(figures),
     }
@@ -456,3 +458,52 @@ def street_metadata(f: StreetFigures, game_file: Path | None) -> pd.DataFrame:
         ("platform", platform.platform()),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).astype({"value": str})
+
+
+# ---- odds ------------------------------------------------------------------------------
+
+
+def _line_pays(game: GameSpec, wager: str, result: str) -> bool:
+    """Whether ``wager``'s pay table pays on a showdown with this dealer result: the blind on
+    any better player hand, the ante on a better hand against a qualifying dealer, and also
+    whenever the dealer does not qualify if the game says so."""
+    if wager == "blind":
+        return result in ("noqual_win", "win")
+    return result == "win" or (result.startswith("noqual") and game.ante_when_no_qualifier == "pays")
+
+
+def street_pay_line_odds(f: StreetFigures) -> pd.DataFrame:
+    """Per line of the blind's and the ante's pay tables: the deals it pays on, their
+    probability, "1 in N", true odds against, payout odds and contribution per hand."""
+    tables: list[tuple[str, Mapping[str, Fraction]]] = []
+    if f.game.blind is not None:
+        tables.append(("blind", f.game.blind.pays))
+    if f.game.ante_pays is not None:
+        tables.append(("ante", f.game.ante_pays.pays))
+    rows = []
+    for wager, pays in tables:
+        for c in reversed(CATEGORIES):
+            if not pays.get(c):
+                continue
+            n = sum(
+                k_n
+                for (street, _, cat, res), k_n in f.counts.items()
+                if street != "fold" and cat == c and _line_pays(f.game, wager, res)
+            )
+            rows.append({"wager": wager} | line_odds(c, n, f.total, pays[c], Fraction(n, f.total) * pays[c]))
+    return pd.DataFrame(rows)
+
+
+def street_maximum_payout(f: StreetFigures) -> MaximumPayout:
+    """The largest net win of one hand over the outcomes that occur, and how often."""
+    values = {k: f.value(k) for k, n in f.counts.items() if n}
+    best = max(values.values())
+    keys = sorted((k for k, v in values.items() if v == best), key=outcome_order)
+    words = "; or ".join(
+        f"{category_words(c)} after "
+        + (f"a bet {STREET_WORDS[s]} of {m} times the ante" if m else "checking to the showdown")
+        + f", the dealer {RESULT_WORDS[r]}"
+        for s, m, c, r in keys
+    )
+    n = sum(f.counts[k] for k in keys)
+    return MaximumPayout(words, best, n, Fraction(n, f.total), f.total / n)

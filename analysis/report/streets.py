@@ -38,6 +38,7 @@ from analysis.report.document import (
     figures_sha256,
     image,
 )
+from analysis.report.parsheet import ODDS_NOTE, PAY_LINE_COLUMNS, maximum_payout_section
 from analysis.report.render import Written, document_html, write_report
 from analysis.report.street_plots import (
     plot_bet_share_grid,
@@ -45,7 +46,14 @@ from analysis.report.street_plots import (
     plot_preflop_grid,
     plot_result_distribution,
 )
-from analysis.report.street_tables import STREET_WORDS, bet_share_grid, outcome_order, percent, street_sheets
+from analysis.report.street_tables import (
+    STREET_WORDS,
+    bet_share_grid,
+    outcome_order,
+    percent,
+    street_maximum_payout,
+    street_sheets,
+)
 
 
 @dataclass
@@ -198,6 +206,19 @@ def street_document(report: StreetReport) -> Document:
         Section("summary", "Summary", summary),
         Section("rules", "Rules", tuple(rules)),
         Section("return-table", "Return table", (Table(s["Return table"]),)),
+        Section(
+            "odds",
+            "Odds per pay line",
+            (
+                ODDS_NOTE,
+                *(
+                    (Table(s["Odds per pay line"][["wager", *PAY_LINE_COLUMNS]]),)
+                    if len(s["Odds per pay line"])
+                    else ()
+                ),
+                maximum_payout_section(street_maximum_payout(f), f.total),
+            ),
+        ),
         Section(
             "distribution",
             "The net result of a hand",

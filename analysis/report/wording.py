@@ -126,6 +126,8 @@ def header(name: object) -> str:
     text = str(name)
     if text in HEADERS:
         return HEADERS[text]
+    if text.endswith("_exact"):
+        return f"{header(text[: -len('_exact')]).split(' (')[0]} (exact)"  # the unit goes: a fraction has none
     words = text.replace("_", " ").strip()
     return words[:1].upper() + words[1:]
 
@@ -259,8 +261,3 @@ def workbook_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, list[Ki
 
 def _label_cell(value: object) -> object:
     return value if value is None or (isinstance(value, float) and math.isnan(value)) else label(value)
-
-
-def one_in(combinations: int, total: int) -> float:
-    """N of "1 in N": deals per occurrence (infinite when it never happens)."""
-    return total / combinations if combinations else math.inf
