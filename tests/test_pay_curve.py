@@ -1,0 +1,82 @@
+"""The exact curve of the optimal house edge in one pay: its value at any pay equals a full
+engine pass with that pay (random lines and values, fractions, and pays exactly at a state's
+root, where the tie folds); the breakpoints drawn are the values there, and the house edge
+is concave and falling in the pay."""
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analysis.counting.enumeration import count_flops, plan
+from analysis.engine.pay_curve import PayCurve
+from analysis.engine.return_engine import ReturnEngine
+from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
+from analysis.model.paytable import PayTable
+from analysis.model.rules import preset
+
+
+def check(engine, table, category, pays_on, pays):
+    curve = PayCurve(engine, table, category, pays_on)
+    for p in pays:
+        want = engine.decide(table.replace(**{category: p}), "optimal", pays_on).exact
+        got = curve.at(p)
+        assert (got.house_edge, got.call_rate, got.element_of_risk) == (
+            want.house_edge,
+            want.call_rate,
+            want.element_of_risk,
+        ), (category, p)
+    return curve
+
+
+def exact_roots(curve, n, rng):
+    """Pays exactly at some states' roots (a tie there: the state folds)."""
+    picks = rng.sample(range(len(curve)), min(n, len(curve)))
+    return [Fraction(-int(curve.alpha[i]), curve.d * int(curve.beta[i])) for i in picks if curve.alpha[i] < 0]
+
+
+@pytest.mark.parametrize("pays_on", ["ante", "call"])
+def test_small_deck_every_line(pays_on):
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
+    table, rng = PayTable.load("madrid").replace(flush="7/2"), random.Random(7)
+    for category in CATEGORIES:
+        curve = PayCurve(engine, table, category, pays_on)
+        pays = [0, 1, Fraction(5, 2), 40, Fraction(rng.randint(0, 400), rng.randint(1, 9))]
+        check(engine, table, category, pays_on, pays + exact_roots(curve, 3, rng))
+
+
+def test_casino_holdem_random_lines_and_pays(holdem):
+    _, engine = holdem
+    rng = random.Random(2026)
+    table = PayTable.load(None)
+    for category in rng.sample(CATEGORIES, 4):
+        curve = check(engine, table, category, "ante", [0, Fraction(3, 2)])
+        pays = [Fraction(rng.randint(0, 3000), rng.randint(1, 30)) for _ in range(3)] + exact_roots(curve, 2, rng)
+        check(engine, table, category, "ante", pays)
+
+
+def test_breakpoints_are_the_curve_and_it_is_concave(holdem):
+    _, engine = holdem
+    curve = PayCurve(engine, None, "flush", "ante")
+    pays, edges = curve.breakpoints(0.0, 10.0)
+    assert pays[0] == 0.0 and pays[-1] == 10.0 and np.all(np.diff(pays) > 0) and len(pays) > 100
+    for i in np.linspace(0, len(pays) - 1, 5).astype(int):  # the drawn value is the exact one
+        assert edges[i] == pytest.approx(float(curve.at(Fraction(float(pays[i]))).house_edge), abs=1e-12)
+    slopes = np.diff(edges) / np.diff(pays)
+    # the player's return is a maximum of lines in the pay (convex), the house edge its negative
+    assert np.all(slopes < 0) and np.all(np.diff(slopes) <= 1e-9)
+    assert curve.at(2).house_edge == engine.decide(None).exact.house_edge
+
+
+def test_bad_input():
+    rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
+    engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
+    with pytest.raises(InputError, match="unknown category 'flushes'"):
+        PayCurve(engine, None, "flushes")
+    with pytest.raises(InputError, match="at least 0"):
+        PayCurve(engine, None, "flush").at(-1)
+    with pytest.raises(InputError, match="flush pay"):
+        PayCurve(engine, None, "flush").at("1e999")
