@@ -9,6 +9,7 @@ from .engine.field import (
     observed_from_simulation,
     read_sessions,
 )
+from .engine.pay_curve import CurvePoint, PayCurve
 from .engine.result import GameResult
 from .engine.return_engine import ReturnEngine, load_engine
 from .engine.simulation import simulate_strategy, simulate_table

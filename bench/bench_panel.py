@@ -2,7 +2,10 @@
 report` builds it): from a changed value to the updated figures.
 
 * In a running process (the store loaded): a flush pay typed into the panel's box until
-  the panel shows the new figures, median of ``BENCH_REPEAT`` x 3 changes.
+  the panel shows the exact figures from the flush pay's curve (house edge, element of
+  risk, call rate) and until it shows the full figures (the engine's pass), medians of
+  ``BENCH_REPEAT`` x 3 changes; and the time to build a pay's exact curve (one sort, the
+  first drag of a new line).
 * In the browser: the browser test (tests/test_app.py) starts ``casino-omaha app``, opens it
   in headless Chromium and times the app start (server launch to the first figures on the
   page) and each change of the flush pay (Enter pressed to the new house edge on the page);
@@ -18,7 +21,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from analysis import load_engine, tuning_panel
+from analysis import PayCurve, load_engine, tuning_panel
 from analysis.parallel.options import RunOptions
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
@@ -26,29 +29,47 @@ ROOT = Path(__file__).resolve().parents[1]
 TIMINGS = ROOT / "reports" / "bench" / "panel-browser.json"
 
 
-def in_process() -> list[float]:
-    panel = tuning_panel(engine=load_engine("casino-omaha", RunOptions(progress=False)))
+def in_process() -> tuple[list[float], list[float], list[float]]:
+    """(changed value to the curve's figures, to the full figures, curve builds), seconds."""
+    engine = load_engine("casino-omaha", RunOptions(progress=False))
+    builds = []
+    for category in ("flush", "full_house", "royal_flush"):
+        began = time.perf_counter()
+        PayCurve(engine, None, category)
+        builds.append(time.perf_counter() - began)
+    panel = tuning_panel(engine=engine)
     panel.wait()
-    times = []
+    panel.boxes["flush"].value = "5/2"  # the flush pay's curve drawn (and kept)
+    panel.wait()
+    instant, full = [], []
     for i in range(3 * REPEAT):
         pay = 2 + Fraction(i % 5 + 1, 4)
         began = time.perf_counter()
-        panel.boxes["flush"].value = str(pay)  # the swept pay: its sweep is cached, only the marker moves
-        while panel.result.paytable.pays["flush"] != pay:  # set once the figures are on screen
+        panel.boxes["flush"].value = str(pay)
+        while panel.instant is None or panel.instant.pay != pay:  # the curve's figures on screen
+            time.sleep(0.0005)
+        instant.append(time.perf_counter() - began)
+        while panel.result.paytable.pays["flush"] != pay:  # set once the full figures are on screen
             time.sleep(0.002)
-        times.append(time.perf_counter() - began)
+        full.append(time.perf_counter() - began)
         panel.wait()
     panel.close()
-    return times
+    return instant, full, builds
 
 
 def main() -> None:
-    times = in_process()
+    instant, times, builds = in_process()
     print("tuning panel, Casino Omaha (store loaded):")
     print(
-        f"  changed flush pay to figures, in a running process: median {statistics.median(times):.3f} s "
-        f"(min {min(times):.3f}, max {max(times):.3f}, {len(times)} changes)"
+        f"  changed flush pay to the exact figures from its curve: median {1000 * statistics.median(instant):.1f} ms "
+        f"(min {1000 * min(instant):.1f}, max {1000 * max(instant):.1f}, {len(instant)} changes)"
     )
+    print(
+        f"  changed flush pay to the full figures (engine pass), in a running process: median "
+        f"{statistics.median(times):.3f} s (min {min(times):.3f}, max {max(times):.3f}); ratio "
+        f"{statistics.median(times) / statistics.median(instant):.0f}x"
+    )
+    print(f"  a pay's exact curve built (flush, full house, royal flush): {', '.join(f'{b:.2f} s' for b in builds)}")
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "test_app.py")],
         capture_output=True,

@@ -85,11 +85,19 @@ def test_a_typed_fraction_and_a_moved_slider(panel, omaha):
     assert panel.wait(300)
     assert panel.boxes["full_house"].value == "4.5" and panel.focus == "full_house"
     shown(panel, engine.decide(PayTable.load(None).replace(flush=Fraction(3, 2), full_house=Fraction(9, 2))))
-    # the sweep is over the pay last changed, at the table's other pays, and marks the current point
-    frame = panel._sweeps[next(k for k in reversed(list(panel._sweeps)) if k[3] == "full_house")]
-    row = frame.iloc[1]
-    point = engine.decide(panel.table.replace(full_house=Fraction(row["full_house"]).limit_denominator(100)))
-    assert row["house_edge"] == float(point.exact.house_edge)
+    # the plot is the exact curve of the pay last changed at the table's other pays: a breakpoint
+    # drawn is the full pass's figure there
+    frame = panel.sweep_frame(engine, panel.table, "optimal", "ante")
+    row = frame.iloc[len(frame) // 3]
+    point = engine.decide(panel.table.replace(full_house=Fraction(row["full_house"])))
+    assert len(frame) > 1000 and row["house_edge"] == pytest.approx(float(point.exact.house_edge), abs=1e-12)
+    # dragging that pay again: the exact figures from the curve at once, then the full pass agrees
+    panel.sliders["full_house"].value = 5.25
+    assert panel.wait(300)
+    want = engine.decide(panel.table).exact
+    assert panel.instant is not None and panel.instant.pay == Fraction(21, 4)
+    assert (panel.instant.house_edge, panel.instant.call_rate) == (want.house_edge, want.call_rate)
+    assert panel.result is not None and panel.result.exact.house_edge == want.house_edge
     set_box(panel, "full_house", "3")
     set_box(panel, "flush", "2")
     shown(panel, engine.decide())

@@ -146,6 +146,12 @@ def plot_margin(analysis: StrategyAnalysis) -> Figure:
     return fig
 
 
+def _marker(frame: pd.DataFrame) -> str | None:
+    """Points marked when they were computed one by one; an exact curve's breakpoints are
+    too many to mark (the line runs through them)."""
+    return "o" if len(frame) <= 50 else None
+
+
 def plot_sweep(
     frame: pd.DataFrame, x: str, by: str | None = None, y: str = "house_edge", ax: Axes | None = None
 ) -> Axes:
@@ -156,9 +162,9 @@ def plot_sweep(
     if by:
         for value, part in frame.groupby(by):
             pays = cast(float, value)  # the by column holds pays: numbers
-            ax.plot(part[x], part[y], marker="o", label=f"{by.replace('_', ' ')} pays {pays:g}")
+            ax.plot(part[x], part[y], marker=_marker(part), label=f"{by.replace('_', ' ')} pays {pays:g}")
     else:
-        ax.plot(frame[x], frame[y], marker="o", label=None)
+        ax.plot(frame[x], frame[y], marker=_marker(frame), label=None)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel(f"{x.replace('_', ' ')} pays (to 1)")
     ax.set_ylabel(y.replace("_", " "))

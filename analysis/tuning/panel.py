@@ -5,15 +5,19 @@ One row per pay line (a box that takes exact numbers and fractions, and a slider
 pay convention, the game, the dealer's qualifier and the call bet, the strategy. Every
 change re-plays the table on the return engine (one pass, about 0.3 s for Casino Omaha)
 and shows the figures with their exact fractions, the return table, the difference
-against the starting table and the house edge against the pay last changed (a sweep, the
-current table marked). Buttons solve the pay last changed for a target edge, save the
-table as CSV (what ``--paytable`` reads) and write the full report.
+against the starting table and the house edge against the pay last changed (for the
+optimal strategy its exact curve, every breakpoint drawn; the current table marked). Once
+a pay's curve is drawn, dragging that pay shows the exact house edge, element of risk and
+call rate from the curve at once (a search, well under a millisecond), the full pass
+after. Buttons solve the pay last changed for a target edge, save the table as CSV (what
+``--paytable`` reads) and write the full report.
 
-Changes coalesce on one worker thread (:class:`analysis.tuning.coalesce.LatestWorker`): while a
-table is computed only the newest change waits, and the sweep, the slow part, stops when a
-newer change arrives. A value that is not a pay shows a message beside its box and the
-last good result stays on screen. Another qualifier needs its own counts: the panel
-computes that store with a progress bar (about a minute for Casino Omaha) and keeps it.
+Changes coalesce on one worker thread (:class:`analysis.tuning.coalesce.LatestWorker`):
+while a table is computed only the newest change waits, and a sampled sweep (strategies
+other than optimal), the slow part, stops when a newer change arrives. A value that is not
+a pay shows a message beside its box and the last good result stays on screen. Another
+qualifier needs its own counts: the panel computes that store with a progress bar (about a
+minute for Casino Omaha) and keeps it.
 
 The panel is an output, like the report: no domain module imports it.
 """
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import ipywidgets as w
 import pandas as pd
 
+from analysis.engine.pay_curve import CurvePoint, PayCurve
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
@@ -54,8 +59,11 @@ if TYPE_CHECKING:
     from analysis.tuning.coalesce import LatestWorker
 
 STRATEGY_CHOICES = ("optimal", "always-call", "simple")
-#: Points of the sweep plot (each one engine pass).
+#: Points of the sweep plot of a strategy other than optimal (each one engine pass; the
+#: optimal strategy's is its exact curve).
 SWEEP_POINTS = 11
+#: Exact pay curves kept (each key: rules, convention, the pay and the other pays).
+CURVE_CACHE = 16
 #: Sweeps kept (each key: rules, strategy, convention, the pay swept and the other pays).
 SWEEP_CACHE = 64
 #: The longest file name (without .csv) the save button writes.
@@ -138,6 +146,8 @@ class TuningPanel:
         self.sweep_points = sweep_points
         self.computations = 0  # engine passes for the shown figures (coalescing is tested on it)
         self._sweeps: dict[tuple[Any, ...], pd.DataFrame] = {}
+        self._curves: dict[tuple[Any, ...], PayCurve] = {}
+        self.instant: CurvePoint | None = None  # the figures shown at once from the focused pay's curve
         self._starts: dict[tuple[Rules, str, str], GameResult] = {}
         self._syncing = False
         self.saved: Path | None = None  # the last CSV saved
@@ -350,6 +360,15 @@ class TuningPanel:
         rules, strategy, pays_on = self.rules(), self.strategy.value, self.pays_on.value
         engine = self._engine(rules)
         began = time.perf_counter()
+        curve = self._curves.get(self._curve_key(rules, table, pays_on)) if strategy == "optimal" else None
+        if curve is not None:  # the dragged pay's exact curve: its figures at once, the full table after
+            self.instant = point = curve.at(table.pays[self.focus])
+            self._status(
+                f"house edge {float(point.house_edge):.4%} (exactly {point.house_edge}), element of risk "
+                f"{float(point.element_of_risk):.4%}, call rate {float(point.call_rate):.2%}, from the "
+                f"{self.focus.replace('_', ' ')} pay's exact curve in {1000 * (time.perf_counter() - began):.1f} ms; "
+                "the full figures follow"
+            )
         result = engine.decide(table, strategy_named(strategy), pays_on)
         self.computations += 1
         self.figures.value = figures_html(result)
@@ -375,13 +394,27 @@ class TuningPanel:
             bets = SideBetEngine(engine, table, result.pays_on, main=result)
             self.side.value = side_bet_html(bets.evaluate(name, strategy=joint))
 
+    def _curve_key(self, rules: Rules, table: PayTable, pays_on: str) -> tuple[Any, ...]:
+        c = self.focus
+        return (rules, pays_on, c, tuple(sorted((k, v) for k, v in table.pays.items() if k != c)))
+
     def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str) -> pd.DataFrame | None:
-        """The sweep of the focused pay (cached), or None when a newer change came first."""
+        """The house edge against the focused pay (cached), or None when a newer change came
+        first: for the optimal strategy the exact curve, every breakpoint (one sort, kept for
+        the figures of the next drag); for the others ``sweep_points`` engine passes."""
         c = self.focus
         top = self.sliders[c].max
+        if strategy == "optimal":
+            key = self._curve_key(engine.rules, table, pays_on)
+            if key not in self._curves:
+                if len(self._curves) >= CURVE_CACHE:
+                    self._curves.pop(next(iter(self._curves)))
+                self._curves[key] = PayCurve(engine, table, c, pays_on)
+            pays, edges = self._curves[key].breakpoints(0.0, float(top))
+            return pd.DataFrame({c: pays, "house_edge": edges})
         others = tuple(sorted((k, v) for k, v in table.pays.items() if k != c))
-        key = (engine.rules, strategy, pays_on, c, top, others)
-        if key not in self._sweeps:
+        sweep_key = (engine.rules, strategy, pays_on, c, top, others)
+        if sweep_key not in self._sweeps:
             tuner, rows = Tuner(engine, pays_on), []
             for i in range(self.sweep_points):
                 if self.worker.superseded():
@@ -390,8 +423,8 @@ class TuningPanel:
                 rows.append(tuner.sweep(table, strategy, **{c: [pay]}))
             if len(self._sweeps) >= SWEEP_CACHE:
                 self._sweeps.pop(next(iter(self._sweeps)))
-            self._sweeps[key] = pd.concat(rows, ignore_index=True)
-        return self._sweeps[key]
+            self._sweeps[sweep_key] = pd.concat(rows, ignore_index=True)
+        return self._sweeps[sweep_key]
 
     def _draw_sweep(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> None:
         frame = self.sweep_frame(engine, table, result.strategy, result.pays_on)

@@ -185,6 +185,6 @@ def sweep_png(frame: pd.DataFrame, category: str, pay: Fraction, house_edge: Fra
         xytext=(8, 8),
         color="#d6604d",
     )
-    played = "strategy re-optimised for each table" if strategy == "optimal" else f"{strategy} strategy"
+    played = "optimal for each table: the exact curve" if strategy == "optimal" else f"{strategy} strategy"
     ax.set_title(f"house edge against the {category.replace('_', ' ')} pay ({played})")
     return png(fig)
