@@ -8,7 +8,8 @@ report` builds it): from a changed value to the updated figures.
   first drag of a new line).
 * In the browser: the browser test (tests/test_app.py) starts ``casino-omaha app``, opens it
   in headless Chromium and times the app start (server launch to the first figures on the
-  page) and each change of the flush pay (Enter pressed to the new house edge on the page);
+  page) and each change of the flush pay (Enter pressed to the figures from the flush pay's
+  exact curve in the status line, and to the new house edge among the full figures);
   its timings are read from reports/bench/panel-browser.json.
 """
 
@@ -85,6 +86,11 @@ def main() -> None:
     print(
         f"  changed flush pay to the new house edge on the page: median {statistics.median(lat):.3f} s "
         f"(all: {', '.join(f'{x:.3f}' for x in lat)})"
+    )
+    curve = t["curve_to_screen_s"]
+    print(
+        f"  changed flush pay to the exact figures from its curve on the page: median {statistics.median(curve):.3f} s "
+        f"(all: {', '.join(f'{x:.3f}' for x in curve)})"
     )
 
 
