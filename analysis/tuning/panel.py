@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import ipywidgets as w
 import pandas as pd
 
-from analysis.engine.pay_curve import CurvePoint, PayCurve
+from analysis.engine.pay_curve import CurvePoint
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
@@ -52,6 +52,7 @@ from analysis.report.build import REPORT_STRATEGIES, build_report
 from analysis.sidebets.bet import shipped_sidebets
 from analysis.sidebets.returns import SideBetEngine
 from analysis.strategy.registry import strategy_named
+from analysis.tuning.sweeps import Sweeps
 from analysis.tuning.tuner import Tuner
 from analysis.tuning.view import difference_html, figures_html, return_table_html, side_bet_html, sweep_png
 
@@ -62,10 +63,6 @@ STRATEGY_CHOICES = ("optimal", "always-call", "simple")
 #: Points of the sweep plot of a strategy other than optimal (each one engine pass; the
 #: optimal strategy's is its exact curve).
 SWEEP_POINTS = 11
-#: Exact pay curves kept (each key: rules, convention, the pay and the other pays).
-CURVE_CACHE = 16
-#: Sweeps kept (each key: rules, strategy, convention, the pay swept and the other pays).
-SWEEP_CACHE = 64
 #: The longest file name (without .csv) the save button writes.
 NAME_LENGTH = 64
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -143,10 +140,8 @@ class TuningPanel:
         self.table = self.start
         self.result: GameResult | None = None
         self.focus = "flush"  # the pay last changed: swept, and solved for
-        self.sweep_points = sweep_points
+        self.sweeps = Sweeps(sweep_points)
         self.computations = 0  # engine passes for the shown figures (coalescing is tested on it)
-        self._sweeps: dict[tuple[Any, ...], pd.DataFrame] = {}
-        self._curves: dict[tuple[Any, ...], PayCurve] = {}
         self.instant: CurvePoint | None = None  # the figures shown at once from the focused pay's curve
         self._starts: dict[tuple[Rules, str, str], GameResult] = {}
         self._syncing = False
@@ -360,9 +355,9 @@ class TuningPanel:
         rules, strategy, pays_on = self.rules(), self.strategy.value, self.pays_on.value
         engine = self._engine(rules)
         began = time.perf_counter()
-        curve = self._curves.get(self._curve_key(rules, table, pays_on)) if strategy == "optimal" else None
-        if curve is not None:  # the dragged pay's exact curve: its figures at once, the full table after
-            self.instant = point = curve.at(table.pays[self.focus])
+        point = self.sweeps.instant(rules, table, self.focus, pays_on) if strategy == "optimal" else None
+        if point is not None:  # the dragged pay's exact curve: its figures at once, the full table after
+            self.instant = point
             self._status(
                 f"house edge {float(point.house_edge):.4%} (exactly {point.house_edge}), element of risk "
                 f"{float(point.element_of_risk):.4%}, call rate {float(point.call_rate):.2%}, from the "
@@ -394,37 +389,10 @@ class TuningPanel:
             bets = SideBetEngine(engine, table, result.pays_on, main=result)
             self.side.value = side_bet_html(bets.evaluate(name, strategy=joint))
 
-    def _curve_key(self, rules: Rules, table: PayTable, pays_on: str) -> tuple[Any, ...]:
-        c = self.focus
-        return (rules, pays_on, c, tuple(sorted((k, v) for k, v in table.pays.items() if k != c)))
-
     def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str) -> pd.DataFrame | None:
-        """The house edge against the focused pay (cached), or None when a newer change came
-        first: for the optimal strategy the exact curve, every breakpoint (one sort, kept for
-        the figures of the next drag); for the others ``sweep_points`` engine passes."""
+        """The house edge against the focused pay (see :class:`analysis.tuning.sweeps.Sweeps`)."""
         c = self.focus
-        top = self.sliders[c].max
-        if strategy == "optimal":
-            key = self._curve_key(engine.rules, table, pays_on)
-            if key not in self._curves:
-                if len(self._curves) >= CURVE_CACHE:
-                    self._curves.pop(next(iter(self._curves)))
-                self._curves[key] = PayCurve(engine, table, c, pays_on)
-            pays, edges = self._curves[key].breakpoints(0.0, float(top))
-            return pd.DataFrame({c: pays, "house_edge": edges})
-        others = tuple(sorted((k, v) for k, v in table.pays.items() if k != c))
-        sweep_key = (engine.rules, strategy, pays_on, c, top, others)
-        if sweep_key not in self._sweeps:
-            tuner, rows = Tuner(engine, pays_on), []
-            for i in range(self.sweep_points):
-                if self.worker.superseded():
-                    return None
-                pay = Fraction(top).limit_denominator(100) * i / (self.sweep_points - 1)
-                rows.append(tuner.sweep(table, strategy, **{c: [pay]}))
-            if len(self._sweeps) >= SWEEP_CACHE:
-                self._sweeps.pop(next(iter(self._sweeps)))
-            self._sweeps[sweep_key] = pd.concat(rows, ignore_index=True)
-        return self._sweeps[sweep_key]
+        return self.sweeps.frame(engine, table, c, self.sliders[c].max, strategy, pays_on, self.worker.superseded)
 
     def _draw_sweep(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> None:
         frame = self.sweep_frame(engine, table, result.strategy, result.pays_on)

@@ -1,0 +1,78 @@
+"""The house edge against one pay, as the panel draws it: for the optimal strategy the exact
+curve (:class:`analysis.engine.pay_curve.PayCurve`, kept so a drag of that pay reads its
+figures from it), for the others a sweep of engine passes that stops when told to. Both
+are cached per game, convention, pay and the other pays."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pandas as pd
+
+from analysis.engine.pay_curve import CurvePoint, PayCurve
+from analysis.engine.return_engine import ReturnEngine
+from analysis.model.paytable import PayTable
+from analysis.model.rules import Rules
+from analysis.tuning.tuner import Tuner
+
+#: Exact pay curves kept (each key: rules, convention, the pay and the other pays).
+CURVE_CACHE = 16
+#: Sampled sweeps kept (each key: rules, strategy, convention, the pay, its range, the other pays).
+SWEEP_CACHE = 64
+
+
+def _others(table: PayTable, category: str) -> tuple[tuple[str, Fraction], ...]:
+    return tuple(sorted((k, v) for k, v in table.pays.items() if k != category))
+
+
+def _bounded_put(cache: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any, size: int) -> None:
+    if len(cache) >= size:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+
+
+class Sweeps:
+    """The curves and sweeps of one panel; ``points``: engine passes of a sampled sweep."""
+
+    def __init__(self, points: int) -> None:
+        self.points = points
+        self._curves: dict[tuple[Any, ...], PayCurve] = {}
+        self._sweeps: dict[tuple[Any, ...], pd.DataFrame] = {}
+
+    def instant(self, rules: Rules, table: PayTable, category: str, pays_on: str) -> CurvePoint | None:
+        """The optimal figures of ``table`` from ``category``'s curve, when it was drawn at
+        the table's other pays (else None)."""
+        curve = self._curves.get((rules, pays_on, category, _others(table, category)))
+        return None if curve is None else curve.at(table.pays[category])
+
+    def frame(
+        self,
+        engine: ReturnEngine,
+        table: PayTable,
+        category: str,
+        top: float,
+        strategy: str,
+        pays_on: str,
+        superseded: Callable[[], bool],
+    ) -> pd.DataFrame | None:
+        """The house edge against ``category``'s pay from 0 to ``top`` (columns: the
+        category, ``house_edge``): every breakpoint of the exact curve for the optimal
+        strategy, else ``points`` engine passes; None when ``superseded()`` stops a sweep."""
+        if strategy == "optimal":
+            key = (engine.rules, pays_on, category, _others(table, category))
+            if key not in self._curves:
+                _bounded_put(self._curves, key, PayCurve(engine, table, category, pays_on), CURVE_CACHE)
+            pays, edges = self._curves[key].breakpoints(0.0, float(top))
+            return pd.DataFrame({category: pays, "house_edge": edges})
+        sweep_key = (engine.rules, strategy, pays_on, category, top, _others(table, category))
+        if sweep_key not in self._sweeps:
+            tuner, rows = Tuner(engine, pays_on), []
+            for i in range(self.points):
+                if superseded():
+                    return None
+                pay = Fraction(top).limit_denominator(100) * i / (self.points - 1)
+                rows.append(tuner.sweep(table, strategy, **{category: [pay]}))
+            _bounded_put(self._sweeps, sweep_key, pd.concat(rows, ignore_index=True), SWEEP_CACHE)
+        return self._sweeps[sweep_key]
