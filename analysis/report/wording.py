@@ -186,7 +186,7 @@ def cell_text(value: object, kind: Kind) -> str:
         if kind == "level":
             return f"{v:.0%}"
         if kind == "one_in":
-            return f"1 in {v:,.0f}" if v >= 100 else f"1 in {v:,.2f}"
+            return "never" if math.isinf(v) else f"1 in {v:,.0f}" if v >= 100 else f"1 in {v:,.2f}"
         if kind == "pays":
             return f"{value:g} to 1" if isinstance(value, float) else f"{value} to 1"
         if kind == "count" and v == int(v):
@@ -240,7 +240,7 @@ EXCEL_FORMATS: dict[Kind, str] = {
     "percent": "0." + "0" * PERCENT_DECIMALS + "%",
     "level": "0%",
     "one_in": '"1 in "#,##0',
-    "pays": '0.####" to 1"',
+    "pays": 'General" to 1"',
     "number": "#,##0.0000",
 }
 
