@@ -41,8 +41,8 @@ def _signed(value: Fraction) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-def _pct(value: object) -> str:
-    return f"{float(value):.4%}"  # type: ignore[arg-type]
+def _pct(value: Fraction | float) -> str:
+    return f"{float(value):.4%}"
 
 
 def _facts(report: Report) -> tuple[tuple[str, str], ...]:
