@@ -102,6 +102,7 @@ def test_a_kept_verification_of_another_store_is_not_shown(holdem, tmp_path):
     store = holdem[1].source
     path = kept_path(store)
     saved = path.read_bytes() if path.exists() else None
+    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         path.write_text(json.dumps({"checksum": "0" * 64, "checks": []}))
         assert kept_verification(store) is None

@@ -169,14 +169,14 @@ class Verification:
 
 def keep(result: Verification, store: OutcomeStore) -> None:
     """Keep ``result`` beside the stores, for the par sheet of the same store."""
-    atomic_write_bytes(kept_path(store), (json.dumps(result.as_dict(), indent=1) + "\n").encode())
+    path = kept_path(store)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, (json.dumps(result.as_dict(), indent=1) + "\n").encode())
 
 
 def kept_path(store: OutcomeStore) -> Path:
     """Where ``verify`` keeps its last result for a store, for the par sheet to include."""
-    folder = store.root / "verification"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{store.path.name}.json"
+    return store.root / "verification" / f"{store.path.name}.json"
 
 
 def kept_verification(store: OutcomeStore) -> Verification | None:

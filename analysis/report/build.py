@@ -131,7 +131,7 @@ def build_report(
     report.protection = protection
     # before the metadata, which names every derived array read
     summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
-    report.rules_of_play = rules_of_play(rules, result.paytable, pays_on, game_title(rules.name))
+    report.rules_of_play = rules_of_play(rules, result.paytable, pays_on)
     possible = {(RESULT_OUTCOME[r], c) for (r, c), n in every_deal.items() if n}
     report.examples = worked_examples(rules, result.paytable, pays_on, possible=possible)
     report.maximum_payout = maximum_payout(result)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from analysis.model.cards import format_card
+from analysis.model.cards import format_cards
 from analysis.model.rules import qualifier_text
 from analysis.report.appendix import verification_blocks
 from analysis.report.document import (
@@ -27,22 +27,14 @@ from analysis.report.document import (
 )
 from analysis.report.odds import WAGER_DEFINITIONS, MaximumPayout
 from analysis.report.tables import FORMULAS
-from analysis.report.wording import Kind, cell_text
+from analysis.report.wording import Kind, cell_text, percent
 
 if TYPE_CHECKING:
     from analysis.report.build import Report
 
 
-def cards_text(cards: tuple[int, ...]) -> str:
-    return " ".join(format_card(c) for c in cards)
-
-
 def _signed(value: Fraction) -> str:
     return f"+{value}" if value > 0 else str(value)
-
-
-def _pct(value: Fraction | float) -> str:
-    return f"{float(value):.4%}"
 
 
 def _facts(report: Report) -> tuple[tuple[str, str], ...]:
@@ -57,7 +49,7 @@ def _facts(report: Report) -> tuple[tuple[str, str], ...]:
             "pays the pay table",
         ),
         ("Pay table", f"{r.paytable.name} ({meta['pay table source']})"),
-        ("Strategy", f"{r.strategy} (house edge {_pct(r.exact.house_edge)})"),
+        ("Strategy", f"{r.strategy} (house edge {percent(r.exact.house_edge)})"),
         ("Package version", meta["package version"]),
         ("Date (UTC)", meta["generated (UTC)"]),
         ("Outcome store checksum (SHA-256)", meta["store checksum (SHA-256)"]),
@@ -70,8 +62,8 @@ def _summary(report: Report) -> tuple[Block, ...]:
     e = report.result.exact
     return (
         Paragraph(
-            f"House edge {_pct(e.house_edge)} per ante (exactly {e.house_edge}), element of risk "
-            f"{_pct(e.element_of_risk)} (exactly {e.element_of_risk}), call rate {_pct(e.call_rate)}, standard "
+            f"House edge {percent(e.house_edge)} per ante (exactly {e.house_edge}), element of risk "
+            f"{percent(e.element_of_risk)} (exactly {e.element_of_risk}), call rate {percent(e.call_rate)}, standard "
             f"deviation {e.std_dev:.4f} antes per hand, over {e.total_combinations:,} deals counted exactly."
         ),
         NUMBERS_NOTE,
@@ -106,9 +98,9 @@ def _examples(report: Report) -> tuple[Block, ...]:
                 (
                     Items(
                         (
-                            f"Player's cards: {cards_text(x.hole)}",
-                            f"Board: {cards_text(x.board[:3])} (flop), {cards_text(x.board[3:])} (turn and river)",
-                            f"Dealer's cards: {cards_text(x.dealer)}",
+                            f"Player's cards: {format_cards(x.hole)}",
+                            f"Board: {format_cards(x.board[:3])} (flop), {format_cards(x.board[3:])} (turn and river)",
+                            f"Dealer's cards: {format_cards(x.dealer)}",
                             f"The player {'folds' if x.decision == 'fold' else 'calls'}.",
                             f"Player's hand: {x.player_hand}",
                             f"Dealer's hand: {x.dealer_hand} "
@@ -210,7 +202,7 @@ def _strategy(report: Report) -> tuple[Block, ...]:
             + ") exactly: it calls when the expected result of calling, counted over the state's "
             f"{rules.completions:,} completions (turn, river and the dealer's cards) in whole numbers, is greater "
             "than that of folding (minus one ante), and folds on an exact tie. Its house edge is "
-            f"{_pct(optimal)} (exactly {optimal})."
+            f"{percent(optimal)} (exactly {optimal})."
         ),
         Plot("strategy", "Optimal call rate by hand"),
         Table(s["Strategy by hand"]),
@@ -223,7 +215,7 @@ def _strategy(report: Report) -> tuple[Block, ...]:
                 Paragraph(
                     '"X-Y or better": the best hole card is above X, or is X with the second best Y or higher. '
                     "Rules apply in order; thresholds are derived exactly from the counts to lose the least against "
-                    f"optimal play. House edge {_pct(simple)} (exactly {simple}).",
+                    f"optimal play. House edge {percent(simple)} (exactly {simple}).",
                     note=True,
                 ),
                 Table(s["Simple strategy"]),

@@ -78,7 +78,7 @@ nav a{margin-right:1em}
 def html_table(table: pd.DataFrame) -> str:
     """The table in words (:func:`analysis.report.wording.readable`); text cells left, figures right."""
     kinds = cell_kinds(table)
-    shown = readable(table)
+    shown = readable(table, kinds)
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
     body = []
     for i, row in enumerate(shown.itertuples(index=False)):

@@ -25,7 +25,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.report.odds import MaximumPayout, line_odds
-from analysis.report.wording import category_words
+from analysis.report.wording import category_words, percent
 from analysis.store.shards import package_version
 
 #: Each decision point in words.
@@ -46,10 +46,6 @@ def option_words(option: Option) -> str:
     if option.kind == "bet":
         return f"bet {option.multiple} time{'s' if option.multiple > 1 else ''} the ante"
     return option.kind
-
-
-def percent(value: Fraction, digits: int = 4) -> str:
-    return f"{float(value):.{digits}%}"
 
 
 def street_sheets(game: GameSpec, figures: StreetFigures, game_file: Path | None) -> dict[str, pd.DataFrame]:

@@ -50,10 +50,10 @@ from analysis.report.street_tables import (
     STREET_WORDS,
     bet_share_grid,
     outcome_order,
-    percent,
     street_maximum_payout,
     street_sheets,
 )
+from analysis.report.wording import percent
 
 
 @dataclass

@@ -43,7 +43,7 @@ def _block(b: Block, images: dict[str, str]) -> dict[str, Any]:
         return {"type": "command", "text": b.text}
     if isinstance(b, Table):
         kinds = cell_kinds(b.frame)
-        shown = readable(b.frame)
+        shown = readable(b.frame, kinds)
         numeric = [bool(len(b.frame)) and kinds[str(c)][0] in NUMERIC for c in b.frame.columns]
         return {
             "type": "table",

@@ -140,6 +140,11 @@ def label(value: object) -> str:
     return text.replace("_", " ")
 
 
+def percent(value: Fraction | float) -> str:
+    """A share as the par sheets print it in their text: a percentage, four decimals."""
+    return f"{float(value):.{PERCENT_DECIMALS}%}"
+
+
 def category_words(category: str) -> str:
     """A final hand in words: ``"royal flush"`` for ``"royal_flush"``."""
     return category.replace("_", " ")
@@ -225,9 +230,10 @@ def cell_kinds(frame: pd.DataFrame) -> dict[str, list[Kind]]:
     return out
 
 
-def readable(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table as text a person reads: headers in words, every cell shown by its kind."""
-    kinds = cell_kinds(frame)
+def readable(frame: pd.DataFrame, kinds: dict[str, list[Kind]] | None = None) -> pd.DataFrame:
+    """The table as text a person reads: headers in words, every cell shown by its kind
+    (``kinds``: :func:`cell_kinds` of the frame, when the caller has them)."""
+    kinds = cell_kinds(frame) if kinds is None else kinds
     return pd.DataFrame(
         {header(col): [cell_text(v, k) for v, k in zip(frame[col], kinds[str(col)])] for col in frame.columns},
         columns=[header(col) for col in frame.columns],
