@@ -2,15 +2,15 @@
 report` builds it): from a changed value to the updated figures.
 
 * In a running process (the store loaded): a flush pay typed into the panel's box until
-  the panel shows the exact figures from the flush pay's curve (house edge, element of
-  risk, call rate) and until it shows the full figures (the engine's pass), medians of
-  ``BENCH_REPEAT`` x 3 changes; and the time to build a pay's exact curve (one sort, the
-  first drag of a new line).
+  the panel shows the whole result (figures, return table) from the flush pay's exact
+  curve, medians of ``BENCH_REPEAT`` x 3 changes, beside the engine's full pass for the
+  same tables (what every change cost before the curve); and the time to build a pay's
+  exact curve (one sort and one pass, the first drag of a new line).
 * In the browser: the browser test (tests/test_app.py) starts ``casino-omaha app``, opens it
   in headless Chromium and times the app start (server launch to the first figures on the
-  page) and each change of the flush pay (Enter pressed to the figures from the flush pay's
-  exact curve in the status line, and to the new house edge among the full figures);
-  its timings are read from reports/bench/panel-browser.json.
+  page) and each change of the flush pay (Enter pressed to the new house edge on the
+  page, from the flush pay's exact curve); its timings are read from
+  reports/bench/panel-browser.json.
 """
 
 import json
@@ -31,7 +31,8 @@ TIMINGS = ROOT / "reports" / "bench" / "panel-browser.json"
 
 
 def in_process() -> tuple[list[float], list[float], list[float]]:
-    """(changed value to the curve's figures, to the full figures, curve builds), seconds."""
+    """(changed value to the curve's result on screen, the engine's full pass for the same
+    table, curve builds), seconds."""
     engine = load_engine("casino-omaha", RunOptions(progress=False))
     builds = []
     for category in ("flush", "full_house", "royal_flush"):
@@ -47,13 +48,15 @@ def in_process() -> tuple[list[float], list[float], list[float]]:
         pay = 2 + Fraction(i % 5 + 1, 4)
         began = time.perf_counter()
         panel.boxes["flush"].value = str(pay)
-        while panel.instant is None or panel.instant.pay != pay:  # the curve's figures on screen
+        while panel.result is None or panel.result.paytable.pays["flush"] != pay:  # set once on screen
             time.sleep(0.0005)
         instant.append(time.perf_counter() - began)
-        while panel.result.paytable.pays["flush"] != pay:  # set once the full figures are on screen
-            time.sleep(0.002)
-        full.append(time.perf_counter() - began)
+        if panel.instant is not panel.result:
+            raise AssertionError("the panel did not take the result from the flush pay's curve")
         panel.wait()
+        began = time.perf_counter()
+        engine.decide(panel.table)
+        full.append(time.perf_counter() - began)
     panel.close()
     return instant, full, builds
 
@@ -62,15 +65,17 @@ def main() -> None:
     instant, times, builds = in_process()
     print("tuning panel, Casino Omaha (store loaded):")
     print(
-        f"  changed flush pay to the exact figures from its curve: median {1000 * statistics.median(instant):.1f} ms "
-        f"(min {1000 * min(instant):.1f}, max {1000 * max(instant):.1f}, {len(instant)} changes)"
+        f"  changed flush pay to the whole result (figures, return table) from its curve on screen: median "
+        f"{1000 * statistics.median(instant):.1f} ms (min {1000 * min(instant):.1f}, max {1000 * max(instant):.1f}, "
+        f"{len(instant)} changes)"
     )
     print(
-        f"  changed flush pay to the full figures (engine pass), in a running process: median "
+        f"  the engine's full pass for the same tables (each change before the curve): median "
         f"{statistics.median(times):.3f} s (min {min(times):.3f}, max {max(times):.3f}); ratio "
         f"{statistics.median(times) / statistics.median(instant):.0f}x"
     )
-    print(f"  a pay's exact curve built (flush, full house, royal flush): {', '.join(f'{b:.2f} s' for b in builds)}")
+    built = ", ".join(f"{b:.2f} s" for b in builds)
+    print(f"  a pay's exact curve built, the first drag of a line (flush, full house, royal flush): {built}")
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "test_app.py")],
         capture_output=True,
@@ -84,13 +89,9 @@ def main() -> None:
     lat = t["change_to_screen_s"]
     print(f"  app start (casino-omaha app launched to the first figures in Chromium): {t['app_start_s']:.1f} s")
     print(
-        f"  changed flush pay to the new house edge on the page: median {statistics.median(lat):.3f} s "
+        f"  changed flush pay to the new house edge on the page (from its curve): "
+        f"median {statistics.median(lat):.3f} s "
         f"(all: {', '.join(f'{x:.3f}' for x in lat)})"
-    )
-    curve = t["curve_to_screen_s"]
-    print(
-        f"  changed flush pay to the exact figures from its curve on the page: median {statistics.median(curve):.3f} s "
-        f"(all: {', '.join(f'{x:.3f}' for x in curve)})"
     )
 
 

@@ -6,6 +6,7 @@ table; bad values keep the last good result; changes coalesce; a saved CSV read 
 import threading
 from dataclasses import replace
 from fractions import Fraction
+from html import unescape
 
 import numpy as np
 import pytest
@@ -91,13 +92,15 @@ def test_a_typed_fraction_and_a_moved_slider(panel, omaha):
     row = frame.iloc[len(frame) // 3]
     point = engine.decide(panel.table.replace(full_house=Fraction(row["full_house"])))
     assert len(frame) > 1000 and row["house_edge"] == pytest.approx(float(point.exact.house_edge), abs=1e-12)
-    # dragging that pay again: the exact figures from the curve at once, then the full pass agrees
+    # dragging that pay again: the whole result from the curve, the full pass's to the last count
     panel.sliders["full_house"].value = 5.25
     assert panel.wait(300)
-    want = engine.decide(panel.table).exact
-    assert panel.instant is not None and panel.instant.pay == Fraction(21, 4)
-    assert (panel.instant.house_edge, panel.instant.call_rate) == (want.house_edge, want.call_rate)
-    assert panel.result is not None and panel.result.exact.house_edge == want.house_edge
+    want = engine.decide(panel.table)
+    assert panel.instant is not None and panel.instant is panel.result
+    assert panel.result.paytable.pays["full_house"] == Fraction(21, 4)
+    assert panel.result.exact == want.exact and panel.result.table.equals(want.table)
+    assert "from the full house pay's exact curve" in unescape(panel.status.value)
+    shown(panel, want)
     set_box(panel, "full_house", "3")
     set_box(panel, "flush", "2")
     shown(panel, engine.decide())

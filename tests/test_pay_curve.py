@@ -1,7 +1,8 @@
-"""The exact curve of the optimal house edge in one pay: its value at any pay equals a full
-engine pass with that pay (random lines and values, fractions, and pays exactly at a state's
-root, where the tie folds); the breakpoints drawn are the values there, and the house edge
-is concave and falling in the pay."""
+"""The exact curve of the optimal house edge in one pay: its value at any pay, and its whole
+result there (return table, every figure, every decision), equals a full engine pass with
+that pay (random lines and values, fractions, and pays exactly at a state's root, where the
+tie folds); the breakpoints drawn are the values there, and the house edge is concave and
+falling in the pay."""
 
 import random
 from fractions import Fraction
@@ -21,13 +22,16 @@ from analysis.model.rules import preset
 def check(engine, table, category, pays_on, pays):
     curve = PayCurve(engine, table, category, pays_on)
     for p in pays:
-        want = engine.decide(table.replace(**{category: p}), "optimal", pays_on).exact
-        got = curve.at(p)
+        full = engine.decide(table.replace(**{category: p}), "optimal", pays_on)
+        want, got = full.exact, curve.at(p)
         assert (got.house_edge, got.call_rate, got.element_of_risk) == (
             want.house_edge,
             want.call_rate,
             want.element_of_risk,
         ), (category, p)
+        result = curve.result(p)
+        assert result.exact == want and result.table.equals(full.table), (category, p)
+        assert np.array_equal(result.calls, full.calls) and result.paytable.pays == full.paytable.pays
     return curve
 
 

@@ -9,6 +9,11 @@ and running sums of ``weight * alpha``, ``weight * beta`` and ``weight``, any ``
 called sums by one search, exactly: the states whose floating root lies within rounding of
 ``p`` are decided in whole numbers. The player's return is convex and piecewise linear in
 ``p`` (the house edge concave), with a breakpoint at every root.
+
+The whole return table at ``p`` (and so the variance and hit frequency) is the called
+states' sums of the engine's pay-relevant columns: kept per block of ``BLOCK`` states in
+root order as running sums, a value adds at most one block's rows to the running sum
+before it, so the table costs a few thousand rows, not a pass over every state.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from analysis.engine.result import GameResult, game_result
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -28,6 +34,8 @@ from analysis.model.paytable import PayTable, PayTableSpec
 _HALF = 1 << 32
 #: Floating roots within this relative distance of a queried pay are decided exactly.
 _NEAR = 1e-9
+#: States per block of the return table's running sums (a value sums at most this many rows).
+BLOCK = 4096
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,17 @@ class PayCurve:
 
         self._hi, self._lo = running(w * (self.alpha >> 32)), running(w * (self.alpha & (_HALF - 1)))
         self._beta, self._w, self.weight = running(w * self.beta), running(w), w
+        # the return table's sums: states in root order by block, the fixed calls apart
+        self._sorted = moving[order]
+        self._rank = np.full(len(alpha), len(moving), dtype=np.int32)  # a fixed fold: never called
+        self._rank[calls_fixed] = -1  # a fixed call: always
+        self._rank[self._sorted] = np.arange(len(moving), dtype=np.int32)
+        blocks = -(-len(moving) // BLOCK)
+        groups = np.where(self._rank >= 0, self._rank // BLOCK, blocks).astype(np.int32)
+        groups[fixed & ~calls_fixed] = -1
+        sums = engine.pay.group_sums(engine.weight, groups, blocks + 1)
+        self._fixed_sums = sums[blocks]
+        self._block_sums = np.cumsum(np.vstack([np.zeros_like(sums[:1]), sums[:blocks]]), axis=0)
 
     def __len__(self) -> int:
         """The states whose decision depends on the pay (one breakpoint each)."""
@@ -88,24 +107,48 @@ class PayCurve:
         """(sum of weight x alpha, of weight x beta, the weight) over the first ``k`` states."""
         return int(self._hi[k]) * _HALF + int(self._lo[k]), int(self._beta[k]), int(self._w[k])
 
-    def at(self, pay: NumberLike) -> CurvePoint:
-        """The exact optimal figures with the pay at ``pay``."""
+    def _split(self, pay: NumberLike) -> tuple[Fraction, int, list[int]]:
+        """(p, k, near): the first ``k`` states in root order call at ``p``, and so do the
+        states ``near`` after them, decided in whole numbers within rounding of ``p``."""
         p = as_fraction(pay, f"{self.category} pay")
         if p < 0:
             raise InputError(f"{self.category} pay must be at least 0, not {p}")
         x, near = float(p), _NEAR * max(1.0, abs(float(p)))
         start = int(np.searchsorted(self.roots, x - near, side="left"))
         stop = int(np.searchsorted(self.roots, x + near, side="right"))
+        calls = [
+            i
+            for i in range(start, stop)
+            if int(self.alpha[i]) * p.denominator + self.d * int(self.beta[i]) * p.numerator > 0
+        ]
+        return p, start, calls
+
+    def at(self, pay: NumberLike) -> CurvePoint:
+        """The exact optimal figures with the pay at ``pay``."""
+        p, start, near = self._split(pay)
         a_sum, b_sum, weight = self._called(start)
-        for i in range(start, stop):  # within rounding of p: decided in whole numbers
-            a, b = int(self.alpha[i]), int(self.beta[i])
-            if a * p.denominator + self.d * b * p.numerator > 0:
-                w = int(self.weight[i])
-                a_sum, b_sum, weight = a_sum + w * a, b_sum + w * b, weight + w
+        for i in near:
+            w = int(self.weight[i])
+            a_sum, b_sum, weight = a_sum + w * int(self.alpha[i]), b_sum + w * int(self.beta[i]), weight + w
         called = a_sum + self.fixed_sum + self.d * p * b_sum
         house_edge = 1 - called / (self.total_weight * self.completions * self.d)
         call_rate = Fraction(weight + self.fixed_weight, self.total_weight)
         return CurvePoint(p, house_edge, call_rate, house_edge / (1 + self.call_multiple * call_rate))
+
+    def result(self, pay: NumberLike) -> GameResult:
+        """The optimal strategy's whole result with the pay at ``pay`` (the return table, every
+        exact figure and the decisions), equal to the engine's pass for that table."""
+        p, start, near = self._split(pay)
+        block = start // BLOCK
+        rows = np.concatenate([self._sorted[block * BLOCK : start], self._sorted[near]]).astype(np.int64)
+        part = self.engine.pay.unpack(rows) * self.engine.weight[rows, None].astype(np.int64)
+        sums = self._fixed_sums + self._block_sums[block]
+        sums = sums + np.append(part.sum(axis=0), int(self.engine.weight[rows].astype(np.int64).sum()))
+        calls = self._rank < start
+        calls[self._sorted[near]] = True
+        table = self.paytable.with_pays({self.category: p})
+        combos = self.engine.combos_of_sums(sums)
+        return game_result(self.engine.rules, table, "optimal", self.pays_on, combos, calls)
 
     def breakpoints(self, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
         """Every breakpoint of the house edge with the pay in [low, high], with the ends:

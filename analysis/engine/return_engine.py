@@ -223,11 +223,11 @@ class ReturnEngine:
                 raise InputError(f"a strategy must give one decision per state ({self.states}), got {calls.shape}")
             sums, calls = self._play(paytable, pays_on, calls)
         label = name or (strategy if isinstance(strategy, str) else str(getattr(strategy, "__name__", "custom")))
-        return game_result(self.rules, paytable, label, pays_on, self._combos(sums), calls)
+        return game_result(self.rules, paytable, label, pays_on, self.combos_of_sums(sums), calls)
 
     def combos(self, calls: np.ndarray) -> dict[RowKey, int]:
         """Deals per return-table row when the player calls exactly the ``calls`` states."""
-        return self._combos(self.pay.play(self.weight, np.ascontiguousarray(calls, dtype=bool)))
+        return self.combos_of_sums(self.pay.play(self.weight, np.ascontiguousarray(calls, dtype=bool)))
 
     def _strategy(self, strategy: str | Strategy) -> Strategy:
         if callable(strategy):
@@ -280,8 +280,9 @@ class ReturnEngine:
             calls[i] = Fraction(sum(c * int(n) for c, n in zip(coef, row)) + base, common) + term > 0
         return calls
 
-    def _combos(self, sums: np.ndarray) -> dict[RowKey, int]:
-        """Deals per return-table row from the called sums of the pay-relevant columns."""
+    def combos_of_sums(self, sums: np.ndarray) -> dict[RowKey, int]:
+        """Deals per return-table row from the called sums of the pay-relevant columns (the
+        called weight last), as :meth:`Packed.play` gives them."""
         folded = self.rules.states - int(sums[-1])
         return dict(zip(row_keys(), map(int, self._row_counts(sums[None, :], np.array([folded]))[0])))
 

@@ -7,9 +7,9 @@ change re-plays the table on the return engine (one pass, about 0.3 s for Casino
 and shows the figures with their exact fractions, the return table, the difference
 against the starting table and the house edge against the pay last changed (for the
 optimal strategy its exact curve, every breakpoint drawn; the current table marked). Once
-a pay's curve is drawn, dragging that pay shows the exact house edge, element of risk and
-call rate from the curve at once (a search, well under a millisecond), the full pass
-after. Buttons solve the pay last changed for a target edge, save the table as CSV (what
+a pay's curve is drawn, dragging that pay takes the whole result from the curve (a search
+and one block of rows, about 10 ms): figures, return table and difference, exactly the
+engine pass's. Buttons solve the pay last changed for a target edge, save the table as CSV (what
 ``--paytable`` reads) and write the full report.
 
 Changes coalesce on one worker thread (:class:`analysis.tuning.coalesce.LatestWorker`):
@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import ipywidgets as w
 import pandas as pd
 
-from analysis.engine.pay_curve import CurvePoint
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
@@ -141,8 +140,8 @@ class TuningPanel:
         self.result: GameResult | None = None
         self.focus = "flush"  # the pay last changed: swept, and solved for
         self.sweeps = Sweeps(sweep_points)
-        self.computations = 0  # engine passes for the shown figures (coalescing is tested on it)
-        self.instant: CurvePoint | None = None  # the figures shown at once from the focused pay's curve
+        self.computations = 0  # results computed for the screen (coalescing is tested on it)
+        self.instant: GameResult | None = None  # the last result when it came from the focused pay's curve
         self._starts: dict[tuple[Rules, str, str], GameResult] = {}
         self._syncing = False
         self.saved: Path | None = None  # the last CSV saved
@@ -355,20 +354,21 @@ class TuningPanel:
         rules, strategy, pays_on = self.rules(), self.strategy.value, self.pays_on.value
         engine = self._engine(rules)
         began = time.perf_counter()
-        point = self.sweeps.instant(rules, table, self.focus, pays_on) if strategy == "optimal" else None
-        if point is not None:  # the dragged pay's exact curve: its figures at once, the full table after
-            self.instant = point
-            self._status(
-                f"house edge {float(point.house_edge):.4%} (exactly {point.house_edge}), element of risk "
-                f"{float(point.element_of_risk):.4%}, call rate {float(point.call_rate):.2%}, from the "
-                f"{self.focus.replace('_', ' ')} pay's exact curve in {1000 * (time.perf_counter() - began):.1f} ms; "
-                "the full figures follow"
-            )
-        result = engine.decide(table, strategy_named(strategy), pays_on)
+        # the dragged pay's exact curve gives the whole result at once; else the engine's pass
+        result = self.sweeps.result(rules, table, self.focus, pays_on) if strategy == "optimal" else None
+        self.instant = result
+        if result is None:
+            result = engine.decide(table, strategy_named(strategy), pays_on)
         self.computations += 1
         self.figures.value = figures_html(result)
         self.table, self.result = table, result  # after the screen: a reader of result sees it shown
-        self._status(f"re-optimised in {time.perf_counter() - began:.2f} s")
+        took = time.perf_counter() - began
+        self._status(
+            f"house edge {float(result.exact.house_edge):.4%} (exactly {result.exact.house_edge}) from the "
+            f"{self.focus.replace('_', ' ')} pay's exact curve in {1000 * took:.1f} ms"
+            if self.instant is not None
+            else f"re-optimised in {took:.2f} s"
+        )
         self.returns.value = return_table_html(result)
         key = (rules, strategy, pays_on)
         if key not in self._starts:

@@ -1,6 +1,6 @@
 """The house edge against one pay, as the panel draws it: for the optimal strategy the exact
 curve (:class:`analysis.engine.pay_curve.PayCurve`, kept so a drag of that pay reads its
-figures from it), for the others a sweep of engine passes that stops when told to. Both
+whole result from it), for the others a sweep of engine passes that stops when told to. Both
 are cached per game, convention, pay and the other pays."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.engine.pay_curve import CurvePoint, PayCurve
+from analysis.engine.pay_curve import PayCurve
+from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
@@ -41,11 +42,11 @@ class Sweeps:
         self._curves: dict[tuple[Any, ...], PayCurve] = {}
         self._sweeps: dict[tuple[Any, ...], pd.DataFrame] = {}
 
-    def instant(self, rules: Rules, table: PayTable, category: str, pays_on: str) -> CurvePoint | None:
-        """The optimal figures of ``table`` from ``category``'s curve, when it was drawn at
+    def result(self, rules: Rules, table: PayTable, category: str, pays_on: str) -> GameResult | None:
+        """The optimal result of ``table`` from ``category``'s curve, when it was drawn at
         the table's other pays (else None)."""
         curve = self._curves.get((rules, pays_on, category, _others(table, category)))
-        return None if curve is None else curve.at(table.pays[category])
+        return None if curve is None else curve.result(table.pays[category])
 
     def frame(
         self,
