@@ -3,6 +3,25 @@
 import numpy as np
 import numpy.typing as npt
 
+class BoardResults:
+    """Every board's class results, once per suit-isomorphism class of boards."""
+
+    boards: int
+    nbytes: int
+    game: tuple[int, bool, int, int, int]
+    def __init__(
+        self,
+        k: int,
+        omaha: bool,
+        qualifier: int,
+        deck: int,
+        dealer_total: int,
+        pair_table: npt.NDArray[np.uint16],
+        flush: npt.NDArray[np.uint16],
+        category: npt.NDArray[np.uint8],
+        threads: int = 1,
+    ) -> None: ...
+
 def count_states(
     k: int,
     omaha: bool,
@@ -20,4 +39,5 @@ def count_states(
     category: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint32],
     threads: int = 1,
+    boards: BoardResults | None = None,
 ) -> None: ...

@@ -20,12 +20,16 @@ The method, per board (flop + turn + river):
 * Turn/river pairs that the flop's suit symmetries map onto each other give the same
   class results; those are computed once per orbit (``tr_new_orbit``), and only the
   per-holding accumulation runs for every pair.
+* A whole game meets every 5-card board once per 3-card flop in it, ten times over: a
+  :class:`BoardResults` computes each board's class results once per suit-isomorphism
+  class (134,459 for 52 cards; the sorted rank masks of its suits name it), packed in 8
+  bytes a class, and the kernel reads them instead of computing them again.
 """
 
 from cython.parallel cimport prange, parallel
-from libc.stdlib cimport free
+from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
                       board_classes, carve, check_flop_layout, flop_holdings, make_game, sweep_dealers)
@@ -34,6 +38,7 @@ from poker cimport NCOLS, flush_suit
 
 cdef extern from "sums.h":
     void add4_masked "sums_add4_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
+    void sub4 "sums_sub4"(uint32_t* o, const uint32_t* r) noexcept nogil
 
 cdef struct Result:
     uint32_t r[4]            # per holding: not qualifying, player wins, tie, dealer wins
@@ -46,6 +51,9 @@ cdef struct Work:
     uint8_t* resoff          # 4 x the category of each class: its columns in a state's row
     uint64_t* hmask
     uint16_t* hcls           # 5 scenarios x holdings: class index of each holding
+    uint32_t* acc            # 5 scenarios x classes x 40 columns: the pairs' results summed by class
+    int32_t* by_card_start   # 53: by_card[by_card_start[c]:by_card_start[c + 1]] hold card c
+    int32_t* by_card         # the flop's holdings (numbers), by card
 
 
 cdef void dealer_counts(const Game* g, Work* work) noexcept nogil:
@@ -67,6 +75,171 @@ cdef void dealer_counts(const Game* g, Work* work) noexcept nogil:
         work.res[c.index].r[2] = <uint32_t>tie
         work.res[c.index].r[3] = <uint32_t>(g.dealer_total - c.nq - win - tie)
         work.resoff[c.index] = 4 * g.category[c.value]
+
+
+cdef enum:
+    MAX_BOARDS = 134459      # suit-isomorphism classes of 5-card boards of 52 cards (of any deck's: at most)
+    SLOT_BITS = 19           # hash slots: 2**19, under half full
+
+
+cdef struct BoardTable:
+    uint64_t* keys           # hash slots: a board's key, 0 for an empty slot
+    int32_t* ids             # the board's number in the slots
+    int64_t* start           # per board: its first class entry (and the end, last)
+    uint64_t* entries        # per board and class: not qualifying | wins << 16 | ties << 32 | columns << 48
+
+
+cdef inline uint64_t board_key(int a, int b, int c, int d, int e) noexcept nogil:
+    """The suit-isomorphism class of a board: its suits' rank masks, sorted (never 0)."""
+    cdef uint64_t m[4]
+    cdef uint64_t x
+    cdef int i, j
+    m[0] = m[1] = m[2] = m[3] = 0
+    m[a & 3] |= (<uint64_t>1) << (a >> 2)
+    m[b & 3] |= (<uint64_t>1) << (b >> 2)
+    m[c & 3] |= (<uint64_t>1) << (c >> 2)
+    m[d & 3] |= (<uint64_t>1) << (d >> 2)
+    m[e & 3] |= (<uint64_t>1) << (e >> 2)
+    for i in range(1, 4):
+        x = m[i]
+        j = i - 1
+        while j >= 0 and m[j] < x:
+            m[j + 1] = m[j]
+            j -= 1
+        m[j + 1] = x
+    return m[0] | (m[1] << 13) | (m[2] << 26) | (m[3] << 39)
+
+
+cdef inline Py_ssize_t slot_of(const BoardTable* t, uint64_t key) noexcept nogil:
+    """The slot that holds ``key``, or the empty one where it goes (linear probing)."""
+    cdef Py_ssize_t i = <Py_ssize_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - SLOT_BITS))
+    while t.keys[i] != 0 and t.keys[i] != key:
+        i = (i + 1) & ((1 << SLOT_BITS) - 1)
+    return i
+
+
+cdef inline int narrow_classes(int k) noexcept nogil:
+    """Class indices of a board with no flush suit: multisets of k of the 13 ranks."""
+    return 455 if k == 3 else 91
+
+
+cdef void pack_board(const Game* g, Work* work, uint64_t* row) noexcept nogil:
+    """Write the classes of the board in work.b (swept) into its row of entries."""
+    cdef int x
+    cdef Cls* c
+    cdef const Result* r
+    dealer_counts(g, work)
+    for x in range(work.b.nc):
+        c = &work.b.cls[x]
+        r = &work.res[c.index]
+        row[c.index] = (<uint64_t>r.r[0] | (<uint64_t>r.r[1] << 16) | (<uint64_t>r.r[2] << 32)
+                        | (<uint64_t>work.resoff[c.index] << 48))
+
+
+cdef inline Py_ssize_t unpack_board(const BoardTable* t, const int* board, int dealer_total, Work* w) noexcept nogil:
+    """Fill w.res / w.resoff with the board's class results from the table; return how many
+    classes its row has (every class index a holding can have on this board is below)."""
+    cdef int32_t id = t.ids[slot_of(t, board_key(board[0], board[1], board[2], board[3], board[4]))]
+    cdef const uint64_t* row = t.entries + t.start[id]
+    cdef Py_ssize_t i, n = t.start[id + 1] - t.start[id]
+    cdef uint64_t e
+    cdef uint32_t nq, win, tie
+    for i in range(n):
+        e = row[i]
+        nq = <uint32_t>(e & 0xFFFF)
+        win = <uint32_t>((e >> 16) & 0xFFFF)
+        tie = <uint32_t>((e >> 32) & 0xFFFF)
+        w.res[i].r[0] = nq
+        w.res[i].r[1] = win
+        w.res[i].r[2] = tie
+        w.res[i].r[3] = <uint32_t>dealer_total - nq - win - tie
+        w.resoff[i] = <uint8_t>(e >> 48)
+    return n
+
+
+cdef class BoardResults:
+    """The class results of every 5-card board of a game's deck, once per suit-isomorphism
+    class of boards (see the module docstring): built once for a whole enumeration, read by
+    :func:`count_states`. The arguments are the game's, as for ``count_states``."""
+
+    cdef BoardTable t
+    cdef readonly Py_ssize_t boards
+    cdef readonly Py_ssize_t nbytes
+    cdef readonly tuple game
+
+    def __cinit__(self, int k, bint omaha, int qualifier, uint64_t deck, int dealer_total,
+                  const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
+                  const uint8_t[::1] category, int threads=1):
+        cdef int cards[52]
+        cdef int n = 0, c, a, b, d, e, s
+        cdef int* rep
+        cdef Py_ssize_t i, nb = 0, total = 0, f
+        cdef uint64_t key
+        cdef Game g = make_game(k, omaha, qualifier, deck, dealer_total, &pair_table[0, 0], &flush[0], &category[0])
+        cdef Work* w
+        cdef int failed[1]
+        if k not in (2, 3) or dealer_total >= 1 << 16:
+            raise ValueError("BoardResults: 2 or 3 hole cards, and fewer than 65,536 dealer holdings")
+        self.game = (k, bool(omaha), qualifier, deck, dealer_total)
+        for c in range(52):
+            if (deck >> c) & 1:
+                cards[n] = c
+                n += 1
+        self.t.keys = <uint64_t*>calloc(1 << SLOT_BITS, sizeof(uint64_t))
+        self.t.ids = <int32_t*>calloc(1 << SLOT_BITS, sizeof(int32_t))
+        self.t.start = <int64_t*>calloc(MAX_BOARDS + 1, sizeof(int64_t))
+        rep = <int*>calloc(MAX_BOARDS * 5, sizeof(int))
+        if self.t.keys == NULL or self.t.ids == NULL or self.t.start == NULL or rep == NULL:
+            free(rep)
+            raise MemoryError("BoardResults: no memory for the board table")
+        try:
+            with nogil:
+                # every board of the deck: a new key is a new class, this board its representative
+                for a in range(n):
+                    for b in range(a + 1, n):
+                        for c in range(b + 1, n):
+                            for d in range(c + 1, n):
+                                for e in range(d + 1, n):
+                                    key = board_key(cards[a], cards[b], cards[c], cards[d], cards[e])
+                                    i = slot_of(&self.t, key)
+                                    if self.t.keys[i] == 0 and nb < MAX_BOARDS:
+                                        self.t.keys[i] = key
+                                        self.t.ids[i] = <int32_t>nb
+                                        rep[5 * nb] = cards[a]
+                                        rep[5 * nb + 1] = cards[b]
+                                        rep[5 * nb + 2] = cards[c]
+                                        rep[5 * nb + 3] = cards[d]
+                                        rep[5 * nb + 4] = cards[e]
+                                        s = flush_suit(cards[a], cards[b], cards[c], cards[d], cards[e])
+                                        total += NCLASSES if s >= 0 and k == 3 else 351 if s >= 0 else narrow_classes(k)
+                                        nb += 1
+                                        self.t.start[nb] = total
+            self.boards = nb
+            self.t.entries = <uint64_t*>calloc(total + 1, sizeof(uint64_t))
+            if self.t.entries == NULL:
+                raise MemoryError("BoardResults: no memory for the boards' class results")
+            self.nbytes = (total + 1) * 8 + (1 << SLOT_BITS) * 12 + (MAX_BOARDS + 1) * 8
+            failed[0] = 0
+            with nogil, parallel(num_threads=threads):
+                w = new_work(0)
+                if w == NULL:
+                    failed[0] = 1
+                for f in prange(nb, schedule="dynamic", chunksize=64):
+                    if w != NULL:
+                        board_classes(&g, rep + 5 * f, flush_suit(rep[5 * f], rep[5 * f + 1], rep[5 * f + 2],
+                                                                  rep[5 * f + 3], rep[5 * f + 4]), &w.b)
+                        pack_board(&g, w, self.t.entries + self.t.start[f])
+                free_work(w)
+            if failed[0]:
+                raise MemoryError("BoardResults: could not allocate a worker's buffers")
+        finally:
+            free(rep)
+
+    def __dealloc__(self):
+        free(self.t.keys)
+        free(self.t.ids)
+        free(self.t.start)
+        free(self.t.entries)
 
 
 cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, Py_ssize_t nh,
@@ -109,6 +282,81 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
             o += NCOLS
 
 
+cdef void holdings_by_card(const int8_t* holdings, Py_ssize_t nh, int k, int32_t* start,
+                           int32_t* by_card) noexcept nogil:
+    """List the holdings of each card (a counting sort of the holdings' cards)."""
+    cdef int32_t at[53]
+    cdef Py_ssize_t i
+    cdef int c
+    memset(start, 0, 53 * sizeof(int32_t))
+    for i in range(nh * k):
+        start[holdings[i] + 1] += 1
+    for c in range(52):
+        start[c + 1] += start[c]
+        at[c] = start[c]
+    for i in range(nh * k):
+        c = holdings[i]
+        by_card[at[c]] = <int32_t>(i // k)
+        at[c] += 1
+
+
+cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* holdings, Py_ssize_t nh,
+                            const int8_t* tr, const uint8_t* new_orbit, Py_ssize_t ntr,
+                            uint32_t* out, Work* w, const BoardTable* boards) noexcept nogil:
+    """count_flop with every board's class results from ``boards``, summed by class: a
+    holding's class on a board depends only on the board's flush suit (5 scenarios), so each
+    pair adds its classes' results to its scenario's sums (455 or 3,276 classes, not every
+    holding); the holdings that meet the pair's turn or river take that pair's entry off
+    again, and at the end each holding adds its classes' sums of the 5 scenarios."""
+    cdef int ncls = NCLASSES if g.k == 3 else 351
+    cdef Py_ssize_t h, x, i, j, n = 0
+    cdef int scen, s, t, r, c
+    cdef int board[5]
+    cdef uint32_t* a
+    cdef uint32_t* o
+    cdef const uint16_t* hc
+    cdef const uint64_t* hmask = w.hmask
+    cdef const Result* res = w.res
+    cdef const uint8_t* resoff = w.resoff
+    cdef const int32_t* start = w.by_card_start
+    cdef const int32_t* by_card = w.by_card
+    cdef uint32_t* acc = w.acc
+    flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
+    holdings_by_card(holdings, nh, g.k, w.by_card_start, w.by_card)
+    memset(acc, 0, 5 * ncls * NCOLS * sizeof(uint32_t))
+    board[0] = flop[0]
+    board[1] = flop[1]
+    board[2] = flop[2]
+    for x in range(ntr):
+        t = tr[2 * x]
+        r = tr[2 * x + 1]
+        board[3] = t
+        board[4] = r
+        s = flush_suit(board[0], board[1], board[2], t, r)
+        if new_orbit[x]:
+            n = unpack_board(boards, board, g.dealer_total, w)
+        scen = s if s >= 0 else NO_FLUSH
+        a = acc + scen * ncls * NCOLS
+        for i in range(n):
+            add4_masked(a + i * NCOLS + resoff[i], res[i].r, 0xFFFFFFFFu)
+        hc = w.hcls + scen * nh
+        for j in range(start[t], start[t + 1]):
+            h = by_card[j]
+            c = hc[h]
+            sub4(out + h * NCOLS + resoff[c], res[c].r)
+        for j in range(start[r], start[r + 1]):
+            h = by_card[j]
+            if (hmask[h] >> t) & 1 == 0:  # a holding of both cards is taken off once
+                c = hc[h]
+                sub4(out + h * NCOLS + resoff[c], res[c].r)
+    for h in range(nh):
+        o = out + h * NCOLS
+        for scen in range(NO_FLUSH + 1):
+            a = acc + (scen * ncls + w.hcls[scen * nh + h]) * NCOLS
+            for i in range(NCOLS):
+                o[i] += a[i]
+
+
 cdef void lay_out(Work* w, Arena* a, Py_ssize_t n) noexcept nogil:
     """Carve w's buffers, for flops of up to n holdings, out of a worker's arena."""
     board_buffers(&w.b, a)
@@ -116,6 +364,9 @@ cdef void lay_out(Work* w, Arena* a, Py_ssize_t n) noexcept nogil:
     w.resoff = <uint8_t*>carve(a, NCLASSES)
     w.hmask = <uint64_t*>carve(a, n * sizeof(uint64_t))
     w.hcls = <uint16_t*>carve(a, 5 * n * sizeof(uint16_t))
+    w.acc = <uint32_t*>carve(a, 5 * NCLASSES * NCOLS * sizeof(uint32_t))
+    w.by_card_start = <int32_t*>carve(a, 53 * sizeof(int32_t))
+    w.by_card = <int32_t*>carve(a, 3 * n * sizeof(int32_t))
 
 
 cdef Work* new_work(Py_ssize_t max_nh) noexcept nogil:
@@ -145,12 +396,14 @@ def count_states(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tot
                  const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
                  const int64_t[::1] tr_offsets,
                  const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
-                 const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1):
+                 const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1,
+                 BoardResults boards=None):
     """Add to ``out`` (rows of ``holdings``, 40 columns: category x dealer result) the
     counts of every completion of every state (flop f, holding) given by the arrays:
     flop f owns holdings[hold_offsets[f]:hold_offsets[f+1]] and turn/river pairs
     tr_pairs[tr_offsets[f]:tr_offsets[f+1]], grouped in orbits that start where
-    tr_new_orbit is 1. Flops are shared among ``threads`` OpenMP threads."""
+    tr_new_orbit is 1. Flops are shared among ``threads`` OpenMP threads. ``boards``, built
+    for the same game, gives every board's class results (else each orbit computes them)."""
     cdef Py_ssize_t nf = flops.shape[0], f
     if k not in (2, 3) or holdings.shape[1] != k or out.shape[1] != NCOLS:
         raise ValueError("count_states: shapes do not match the hole size")
@@ -166,6 +419,11 @@ def count_states(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tot
     cdef const int8_t* tr_ptr = &tr_pairs[0, 0] if tr_pairs.shape[0] else NULL
     cdef const uint8_t* orbit_ptr = &tr_new_orbit[0] if tr_pairs.shape[0] else NULL
     cdef uint32_t* out_ptr = &out[0, 0] if out.shape[0] else NULL
+    cdef const BoardTable* table = NULL
+    if boards is not None:
+        if boards.game != (k, bool(omaha), qualifier, deck, dealer_total):
+            raise ValueError("count_states: the board results are another game's")
+        table = &boards.t
     if nf == 0:
         return
     with nogil, parallel(num_threads=threads):
@@ -173,7 +431,13 @@ def count_states(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tot
         if w == NULL:
             failed[0] = 1
         for f in prange(nf, schedule="dynamic", chunksize=1):
-            if w != NULL:
+            if w != NULL and table != NULL:
+                count_flop_boards(&g, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
+                                  hold_offsets[f + 1] - hold_offsets[f],
+                                  tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],
+                                  tr_offsets[f + 1] - tr_offsets[f],
+                                  out_ptr + hold_offsets[f] * NCOLS, w, table)
+            elif w != NULL:
                 count_flop(&g, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
                            hold_offsets[f + 1] - hold_offsets[f],
                            tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],

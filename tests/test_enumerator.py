@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from analysis.counting.enumeration import count_flops, count_state, plan
+from analysis.counting.enumeration import board_results, count_flops, count_state, plan, prepare, run
 from analysis.counting.symmetry import canonical_states
 from analysis.model.outcomes import state_keys
 from analysis.model.rules import preset
@@ -86,6 +86,25 @@ def test_same_counts_for_any_number_of_threads_and_flop_order(game):
     order = np.argsort(backwards.keys)
     np.testing.assert_array_equal(one.counts, backwards.counts[order])
     assert (one.counts.sum(axis=1) == rules.completions).all()
+
+
+@pytest.mark.parametrize("game", ["casino-omaha", "casino-holdem"])
+def test_board_results_count_as_each_orbit_computed_on_its_own(game):
+    # the full deck: boards read from the table of every board's suit-isomorphism class (and
+    # summed by class) against the kernel computing each orbit's boards and adding holding by
+    # holding, on flops with and without suit symmetry
+    rules = preset(game)
+    classes = plan(rules)
+    chosen = [classes[i] for i in (0, 3, 400, 1200, 1754)]
+    boards = board_results(rules, threads=2)
+    assert boards.boards == 134_459  # 5-card boards of 52 cards up to suit permutations
+    prepared = prepare(rules, chosen)
+    with_table, computed = run(prepared, 2, boards), run(prepared, 2)
+    np.testing.assert_array_equal(with_table.counts, computed.counts)
+    assert (with_table.counts.sum(axis=1) == rules.completions).all()
+    other = preset("casino-holdem" if game == "casino-omaha" else "casino-omaha")
+    with pytest.raises(ValueError, match="another game's"):
+        run(prepare(other, plan(other)[:1]), 1, boards)
 
 
 def test_single_state_matches_its_row():

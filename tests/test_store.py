@@ -36,11 +36,11 @@ def test_interrupted_run_resumes_to_the_same_store(small, tmp_path, monkeypatch)
     real_run = runs.run
     calls = {"n": 0}
 
-    def run_then_interrupt(prepared, threads=None):
+    def run_then_interrupt(prepared, threads=None, boards=None):
         calls["n"] += 1
         if calls["n"] == 4:
             raise KeyboardInterrupt
-        return real_run(prepared, threads)
+        return real_run(prepared, threads, boards)
 
     monkeypatch.setattr(runs, "run", run_then_interrupt)
     with pytest.raises(KeyboardInterrupt):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -41,9 +42,13 @@ class Prepared:
     tr_offsets: np.ndarray
 
     def game_args(self) -> tuple[int, bool, int, int, int]:
+        """The kernels' first arguments (:meth:`game_args_of` the rules)."""
+        return self.game_args_of(self.rules)
+
+    @staticmethod
+    def game_args_of(r: Rules) -> tuple[int, bool, int, int, int]:
         """The kernels' first arguments: hole cards, Omaha or not, the qualifier's strength,
         the deck as a bit set, dealer holdings per board and player holding."""
-        r = self.rules
         return r.hole_cards, r.omaha, dealer_qualifier(r.qualifier_rank), sum(1 << c for c in r.deck), r.dealer_holdings
 
     def layout_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -74,11 +79,26 @@ def prepare(rules: Rules, flops: list[FlopClass]) -> Prepared:
     )
 
 
-def run(p: Prepared, threads: int | None = None) -> StateCounts:
-    """Run the counting kernel on prepared flop classes (releases the GIL)."""
+def board_results(rules: Rules, threads: int | None = None) -> _enumerator.BoardResults:
+    """Every board's class results for the kernel, once per suit-isomorphism class of boards
+    (1.4 GB for a 52-card Omaha deck, built in a few seconds): worth it for many flops."""
+    return _enumerator.BoardResults(*Prepared.game_args_of(rules), *hand_tables(rules.omaha), check_threads(threads))
+
+
+@lru_cache(maxsize=1)
+def _shared_board_results(rules: Rules) -> _enumerator.BoardResults:
+    """The last game's board results, kept for the next shard of the same game (a worker's)."""
+    return board_results(rules)
+
+
+def run(p: Prepared, threads: int | None = None, boards: _enumerator.BoardResults | None = None) -> StateCounts:
+    """Run the counting kernel on prepared flop classes (releases the GIL), reading each
+    board's class results from ``boards`` (:func:`board_results`) when given."""
     rules = p.rules
     out = np.zeros((len(p.holdings), len(COLUMNS)), dtype=np.uint32)
-    _enumerator.count_states(*p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, check_threads(threads))
+    _enumerator.count_states(
+        *p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, check_threads(threads), boards
+    )
     return StateCounts(
         flop=np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0),
         hole=p.holdings,
@@ -88,8 +108,9 @@ def run(p: Prepared, threads: int | None = None) -> StateCounts:
 
 
 def count_flops(rules: Rules, flops: list[FlopClass], threads: int | None = None) -> StateCounts:
-    """Exact counts for every canonical state of the given flop classes."""
-    return run(prepare(rules, flops), threads)
+    """Exact counts for every canonical state of the given flop classes (a shard: the
+    game's board results are kept for the next one)."""
+    return run(prepare(rules, flops), threads, _shared_board_results(rules))
 
 
 def single_state(rules: Rules, hole: Iterable[int], flop: Iterable[int]) -> Prepared:

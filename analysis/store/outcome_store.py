@@ -80,10 +80,23 @@ def shard_plan(rules: Rules) -> list[list[FlopClass]]:
 
 def content_digest(sc: StateCounts) -> str:
     """SHA-256 of a shard's columns in a fixed layout (independent of the file format)."""
+    return _digest(_columns(sc))
+
+
+def _columns(sc: StateCounts) -> list[np.ndarray]:
+    """A shard's columns in the digest's order: flop cards, hole cards, weight, the 40 counts.
+    Each array is transposed once: its columns become contiguous rows (a column at a time
+    is a slow strided copy)."""
+    return [
+        *np.ascontiguousarray(sc.flop.T),
+        *np.ascontiguousarray(sc.hole.T),
+        sc.weight,
+        *np.ascontiguousarray(sc.counts.T),
+    ]
+
+
+def _digest(columns: list[np.ndarray]) -> str:
     h = hashlib.sha256()
-    # each array transposed once: its columns become contiguous rows (a column at a time is a slow strided copy)
-    columns = [*np.ascontiguousarray(sc.flop.T), *np.ascontiguousarray(sc.hole.T), sc.weight]
-    columns += list(np.ascontiguousarray(sc.counts.T))
     for col in columns:
         h.update(np.ascontiguousarray(col).data)
     return h.hexdigest()
@@ -183,22 +196,25 @@ class OutcomeStore(ShardFolder):
     # --- writing ----------------------------------------------------------------------
 
     def write_shard(self, i: int, sc: StateCounts) -> None:
+        """Write shard ``i`` (parquet, zstd, page checksums; plain encoding: the counts are
+        too varied for dictionaries, which cost a third of the writing for nothing)."""
         k = sc.hole.shape[1]
-        columns = {f"flop{j}": sc.flop[:, j].astype(np.int8) for j in range(3)}
-        columns |= {f"hole{j}": sc.hole[:, j].astype(np.int8) for j in range(k)}
-        columns["weight"] = sc.weight.astype(np.int64)
-        columns |= {c.name: sc.counts[:, j] for j, c in enumerate(COLUMNS)}
+        cols = _columns(sc)
+        names = [f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)] + ["weight"]
+        names += [c.name for c in COLUMNS]
+        types = [np.int8] * (3 + k) + [np.int64] + [np.uint32] * len(COLUMNS)
         sink = pa.BufferOutputStream()
         pq.write_table(
-            pa.table(columns),
+            pa.table({n: c.astype(t, copy=False) for n, c, t in zip(names, cols, types)}),
             sink,
             compression="zstd",
             compression_level=1,
             write_page_checksum=True,
             row_group_size=ROW_GROUP,
+            use_dictionary=False,
         )
         data = sink.getvalue().to_pybytes()
-        self.write_shard_bytes(i, data, rows=len(sc), weight=int(sc.weight.sum()), sha256=content_digest(sc))
+        self.write_shard_bytes(i, data, rows=len(sc), weight=int(sc.weight.sum()), sha256=_digest(cols))
 
     def finish(self, elapsed: float) -> None:
         shards = self.manifest["shards"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from analysis.counting.enumeration import count_flops, prepare, run
+from analysis.counting.enumeration import board_results, count_flops, prepare, run
 from analysis.model.outcomes import StateCounts
 from analysis.model.rules import Rules
 from analysis.parallel.cluster import Cluster, run_shards
@@ -135,12 +135,13 @@ def _enumerate(store: OutcomeStore, threads: int, show: bool, cluster: Cluster |
         ) as bar,
     ):
         pending = [prep_pool.submit(prepare, rules, shards[todo[0]])] if todo else []
+        boards = board_results(rules, threads) if todo else None
         writing: Future[None] | None = None
         for n, i in enumerate(todo):
             prepared = pending.pop().result()
             if n + 1 < len(todo):
                 pending.append(prep_pool.submit(prepare, rules, shards[todo[n + 1]]))
-            counts = run(prepared, threads)
+            counts = run(prepared, threads, boards)
             if writing is not None:
                 writing.result()
                 bar.update()

@@ -19,6 +19,15 @@ static inline void sums_add4_masked(unsigned int* o, const unsigned int* r, unsi
     memcpy(o, &acc, 16);
 }
 
+/* o[0..3] -= r[0..3] (modulo 2**32: what was added is taken off again exactly) */
+static inline void sums_sub4(unsigned int* o, const unsigned int* r) {
+    sums_v4u acc, sub;
+    memcpy(&acc, o, 16);
+    memcpy(&sub, r, 16);
+    acc -= sub;
+    memcpy(o, &acc, 16);
+}
+
 typedef unsigned int sums_v2u __attribute__((vector_size(8)));
 
 /* o[0..5] += r[0..5] where keep is all ones: a 4-wide and a 2-wide vector add, the street
