@@ -21,4 +21,5 @@ def count_streets(
     category: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint32],
     threads: int = 1,
+    by_class: int = -1,
 ) -> None: ...

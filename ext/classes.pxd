@@ -13,7 +13,7 @@ classes sorted by value accumulates those counts below each value.
 
 from libc.stdlib cimport calloc
 from libc.string cimport memset
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t, uintptr_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t, uintptr_t
 
 from poker cimport (NPAIRS, NTRIPLES, NTYPES, card_type, pair_index, pair_index_any, sorted_index, type_counts,
                     type_rank)
@@ -410,6 +410,24 @@ cdef inline void flop_holdings(const int8_t* holdings, Py_ssize_t nh, int k, uin
         hmask[h] = m
         for scen in range(NO_FLUSH + 1):
             hcls[scen * nh + h] = <uint16_t>holding_class(holdings + h * k, k, scen)
+
+
+cdef inline void holdings_by_card(const int8_t* holdings, Py_ssize_t nh, int k, int32_t* start,
+                                  int32_t* by_card) noexcept nogil:
+    """List the holdings of each card (a counting sort of the holdings' cards)."""
+    cdef int32_t at[53]
+    cdef Py_ssize_t i
+    cdef int c
+    memset(start, 0, 53 * sizeof(int32_t))
+    for i in range(nh * k):
+        start[holdings[i] + 1] += 1
+    for c in range(52):
+        start[c + 1] += start[c]
+        at[c] = start[c]
+    for i in range(nh * k):
+        c = holdings[i]
+        by_card[at[c]] = <int32_t>(i // k)
+        at[c] += 1
 
 
 cdef inline void board_buffers(Board* w, Arena* a) noexcept nogil:

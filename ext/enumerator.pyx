@@ -32,7 +32,8 @@ from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
-                      board_classes, carve, check_flop_layout, flop_holdings, make_game, sweep_dealers)
+                      board_classes, carve, check_flop_layout, flop_holdings, holdings_by_card, make_game,
+                      sweep_dealers)
 from poker cimport NCOLS, flush_suit
 
 
@@ -280,24 +281,6 @@ cdef void count_flop(const Game* g, const int8_t* flop, const int8_t* holdings, 
             keep = 0u - <uint32_t>((hmask[h] & trm) == 0)
             add4_masked(o + resoff[c], res[c].r, keep)
             o += NCOLS
-
-
-cdef void holdings_by_card(const int8_t* holdings, Py_ssize_t nh, int k, int32_t* start,
-                           int32_t* by_card) noexcept nogil:
-    """List the holdings of each card (a counting sort of the holdings' cards)."""
-    cdef int32_t at[53]
-    cdef Py_ssize_t i
-    cdef int c
-    memset(start, 0, 53 * sizeof(int32_t))
-    for i in range(nh * k):
-        start[holdings[i] + 1] += 1
-    for c in range(52):
-        start[c + 1] += start[c]
-        at[c] = start[c]
-    for i in range(nh * k):
-        c = holdings[i]
-        by_card[at[c]] = <int32_t>(i // k)
-        at[c] += 1
 
 
 cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* holdings, Py_ssize_t nh,

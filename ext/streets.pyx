@@ -15,24 +15,30 @@ tables per state:
   to six scratch columns at the end of the row): a narrower row is less memory to stream.
 
 The boards, classes and inclusion-exclusion are those of ``enumerator.pyx``
-(``classes.pxd``); only what is added per holding differs.
+(``classes.pxd``); only what is added per holding differs. As there, a flop of many
+holdings sums its pairs' results by class per flush scenario and takes off the holdings that
+meet each pair's turn or river (``count_flop_by_class``).
 """
 
 from cython.parallel cimport prange, parallel
 from libc.stdlib cimport free
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int64_t
+from libc.string cimport memset
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
-                      board_classes, carve, check_flop_layout, flop_holdings, make_game, sweep_dealers)
+                      board_classes, carve, check_flop_layout, flop_holdings, holdings_by_card, make_game,
+                      sweep_dealers)
 from poker cimport NCATEGORIES, flush_suit
 
 
 cdef extern from "sums.h":
     void add6_masked "sums_add6_masked"(uint32_t* o, const uint32_t* r, uint32_t keep) noexcept nogil
+    void sub6 "sums_sub6"(uint32_t* o, const uint32_t* r) noexcept nogil
 
 
 cdef enum:
     NRES = 6                 # dealer results: not qualifying x (win, tie, loss), qualifying x (win, tie, loss)
+    BY_CLASS = 1024          # holdings of a flop from which its pairs are summed by class (auto)
     NSCOLS = NCATEGORIES * NRES
     MAXOPT = 4               # river options
 
@@ -45,6 +51,9 @@ cdef struct Work:
     uint16_t* roff           # per class: its columns in the river tables (chosen option, category)
     uint64_t* hmask
     uint16_t* hcls
+    uint32_t* acc            # 5 scenarios x classes x ncols: the pairs' results summed by class
+    int32_t* by_card_start   # 53: by_card[by_card_start[c]:by_card_start[c + 1]] hold card c
+    int32_t* by_card
 
 
 cdef void class_results(const Game* g, Work* work, const int64_t* coef, int nopt) noexcept nogil:
@@ -128,27 +137,101 @@ cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, co
             o += ncols
 
 
-cdef void lay_out(Work* w, Arena* a, Py_ssize_t n) noexcept nogil:
+cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int ncols, const int8_t* flop,
+                              const int8_t* holdings, Py_ssize_t nh, const int8_t* tr, const uint8_t* new_orbit,
+                              Py_ssize_t ntr, uint32_t* out, Work* w) noexcept nogil:
+    """count_flop for many holdings: a holding's class on a board depends only on the board's
+    flush suit (5 scenarios), so each pair adds its classes' results to its scenario's sums
+    (the classes a holding can have: 455 or 3,276 for 3 cards); the holdings that meet the
+    pair's turn or river take the same entries off again (modulo 2**32: they cancel exactly,
+    stale entries included), and at the end each holding adds its classes' sums."""
+    cdef int ncls = NCLASSES if g.k == 3 else 351
+    cdef int narrow = 455 if g.k == 3 else 91
+    cdef Py_ssize_t h, x, i, j, n
+    cdef int scen, s, t, rv, c, seen = 0
+    cdef int board[5]
+    cdef uint32_t* a
+    cdef uint32_t* o
+    cdef const uint32_t* r
+    cdef const uint16_t* hc
+    cdef const uint64_t* hmask = w.hmask
+    cdef const uint32_t* res = w.res
+    cdef const uint16_t* boff = w.boff
+    cdef const uint16_t* roff = w.roff
+    cdef const int32_t* start = w.by_card_start
+    cdef const int32_t* by_card = w.by_card
+    cdef uint32_t* acc = w.acc
+    flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
+    holdings_by_card(holdings, nh, g.k, w.by_card_start, w.by_card)
+    for x in range(ntr):
+        s = flush_suit(flop[0], flop[1], flop[2], tr[2 * x], tr[2 * x + 1])
+        seen |= 1 << (s if s >= 0 else NO_FLUSH)
+    for scen in range(NO_FLUSH + 1):
+        if (seen >> scen) & 1:
+            memset(acc + scen * ncls * ncols, 0, ncls * ncols * sizeof(uint32_t))
+    board[0] = flop[0]
+    board[1] = flop[1]
+    board[2] = flop[2]
+    for x in range(ntr):
+        t = tr[2 * x]
+        rv = tr[2 * x + 1]
+        board[3] = t
+        board[4] = rv
+        s = flush_suit(board[0], board[1], board[2], t, rv)
+        if new_orbit[x]:
+            board_classes(g, board, s, &w.b)
+            class_results(g, w, coef, nopt)
+        scen = s if s >= 0 else NO_FLUSH
+        n = narrow if s < 0 else ncls
+        a = acc + scen * ncls * ncols
+        for i in range(n):
+            add6_masked(a + i * ncols + boff[i], res + i * NRES, 0xFFFFFFFFu)
+            add6_masked(a + i * ncols + roff[i], res + i * NRES, 0xFFFFFFFFu)
+        hc = w.hcls + scen * nh
+        for j in range(start[t], start[t + 1]):
+            h = by_card[j]
+            c = hc[h]
+            sub6(out + h * ncols + boff[c], res + c * NRES)
+            sub6(out + h * ncols + roff[c], res + c * NRES)
+        for j in range(start[rv], start[rv + 1]):
+            h = by_card[j]
+            if (hmask[h] >> t) & 1 == 0:  # a holding of both cards is taken off once
+                c = hc[h]
+                sub6(out + h * ncols + boff[c], res + c * NRES)
+                sub6(out + h * ncols + roff[c], res + c * NRES)
+    for h in range(nh):
+        o = out + h * ncols
+        for scen in range(NO_FLUSH + 1):
+            if (seen >> scen) & 1:
+                a = acc + (scen * ncls + w.hcls[scen * nh + h]) * ncols
+                for i in range(ncols):
+                    o[i] += a[i]
+
+
+cdef void lay_out(Work* w, Arena* a, Py_ssize_t n, int ncols) noexcept nogil:
     board_buffers(&w.b, a)
     w.res = <uint32_t*>carve(a, NCLASSES * NRES * sizeof(uint32_t))
     w.boff = <uint16_t*>carve(a, NCLASSES * sizeof(uint16_t))
     w.roff = <uint16_t*>carve(a, NCLASSES * sizeof(uint16_t))
     w.hmask = <uint64_t*>carve(a, n * sizeof(uint64_t))
     w.hcls = <uint16_t*>carve(a, 5 * n * sizeof(uint16_t))
+    w.acc = <uint32_t*>carve(a, 5 * NCLASSES * ncols * sizeof(uint32_t))
+    w.by_card_start = <int32_t*>carve(a, 53 * sizeof(int32_t))
+    w.by_card = <int32_t*>carve(a, 3 * n * sizeof(int32_t))
 
 
-cdef Work* new_work(Py_ssize_t max_nh) noexcept nogil:
+cdef Work* new_work(Py_ssize_t max_nh, int ncols) noexcept nogil:
     cdef Work measured
     cdef Work* w
     cdef Arena a
     arena_measure(&a)
     carve(&a, sizeof(Work))
-    lay_out(&measured, &a, max_nh + 1)
+    lay_out(&measured, &a, max_nh + 1, ncols)
     if not arena_alloc(&a):
         return NULL
     w = <Work*>carve(&a, sizeof(Work))
     w.block = a.block
-    lay_out(w, &a, max_nh + 1)
+    lay_out(w, &a, max_nh + 1, ncols)
     return w
 
 
@@ -164,11 +247,12 @@ def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
                   const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
                   const int64_t[::1] tr_offsets,
                   const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
-                  const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1):
+                  const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1, int by_class=-1):
     """Add to ``out`` (one row per holding: the bet table, then the river tables of options
     1.., each category x 6 dealer results, then 6 scratch columns) the counts of every completion of every state laid out
     as for ``analysis._enumerator.count_states``. ``coef[o]`` is river option o's value per
-    dealer hand, by category x result, in any common integer unit."""
+    dealer hand, by category x result, in any common integer unit. ``by_class``: sum each
+    flop's pairs by class (1), add them holding by holding (0), or by the flop's size (-1)."""
     cdef Py_ssize_t nf = flops.shape[0], f
     cdef int nopt = coef.shape[0]
     cdef int ncols = NSCOLS * nopt + NRES
@@ -192,11 +276,17 @@ def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
     if nf == 0:
         return
     with nogil, parallel(num_threads=threads):
-        w = new_work(max_nh)
+        w = new_work(max_nh, ncols)
         if w == NULL:
             failed[0] = 1
         for f in prange(nf, schedule="dynamic", chunksize=1):
-            if w != NULL:
+            if w != NULL and (by_class == 1 or (by_class == -1 and hold_offsets[f + 1] - hold_offsets[f] >= BY_CLASS)):
+                count_flop_by_class(&g, coef_ptr, nopt, ncols, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
+                                    hold_offsets[f + 1] - hold_offsets[f],
+                                    tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],
+                                    tr_offsets[f + 1] - tr_offsets[f],
+                                    out_ptr + hold_offsets[f] * ncols, w)
+            elif w != NULL:
                 count_flop(&g, coef_ptr, nopt, ncols, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
                            hold_offsets[f + 1] - hold_offsets[f],
                            tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],

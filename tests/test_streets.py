@@ -249,6 +249,26 @@ def test_every_count_equals_the_game_tree_played_deal_by_deal(name, tmp_path, mo
     assert len(set(k[0] for k in counts)) >= 2  # the structure really branches
 
 
+@pytest.mark.parametrize("name", ["ultimate-texas-holdem", "casino-omaha-ultimate", "small"])
+def test_pairs_summed_by_class_count_as_holding_by_holding(name):
+    # the kernel's two ways of adding a flop's turn/river pairs, on full-deck flops with and
+    # without suit symmetry (thousands of holdings) and on a small deck's every flop
+    from analysis.counting.enumeration import plan, prepare
+    from analysis.counting.streets import count_streets, preflop_classes
+    from analysis.engine.streets import street_values
+
+    game = game_from_document(STRUCTURES[next(iter(STRUCTURES))], "small") if name == "small" else load_game(name)
+    rules, v = game.rules, street_values(game)
+    flops = plan(rules)
+    p = prepare(rules, flops if name == "small" else [flops[i] for i in (0, 5, 700, 1754)])
+    classes = preflop_classes(rules)
+    summed = count_streets(p, v.river_coef, classes, 2, by_class=True)
+    added = count_streets(p, v.river_coef, classes, 2, by_class=False)
+    np.testing.assert_array_equal(summed.bet, added.bet)
+    np.testing.assert_array_equal(summed.river, added.river)
+    assert (added.bet.sum(axis=1) == rules.completions).all()
+
+
 def test_settlement_of_ultimate_outcomes():
     g = load_game("ultimate-texas-holdem")
 

@@ -62,8 +62,12 @@ def preflop_classes(rules: Rules) -> PreflopClasses:
     return PreflopClasses(codes=codes, size=size.astype(np.int64), example=reps)
 
 
-def count_streets(p: Prepared, coef: np.ndarray, classes: PreflopClasses, threads: int | None = None) -> StreetCounts:
-    """Run the multi-street kernel on prepared flop classes (releases the GIL)."""
+def count_streets(
+    p: Prepared, coef: np.ndarray, classes: PreflopClasses, threads: int | None = None, by_class: bool | None = None
+) -> StreetCounts:
+    """Run the multi-street kernel on prepared flop classes (releases the GIL). ``by_class``:
+    sum each flop's pairs by class (True) or add them holding by holding (False); by default
+    by the flop's number of holdings (the two ways count the same, as a test checks)."""
     rules = p.rules
     nopt = coef.shape[0]
     out = np.zeros((len(p.holdings), NCOLS6 * nopt + len(RESULTS6)), dtype=np.uint32)
@@ -74,6 +78,7 @@ def count_streets(p: Prepared, coef: np.ndarray, classes: PreflopClasses, thread
         *hand_tables(rules.omaha),
         out,
         check_threads(threads),
+        -1 if by_class is None else int(by_class),
     )
     bet = out[:, :NCOLS6]
     others = out[:, NCOLS6 : NCOLS6 * nopt].reshape(len(out), nopt - 1, NCOLS6)

@@ -41,6 +41,16 @@ static inline void sums_add6_masked(unsigned int* o, const unsigned int* r, unsi
     memcpy(o + 4, &acc2, 8);
 }
 
+/* o[0..5] -= r[0..5] (modulo 2**32) */
+static inline void sums_sub6(unsigned int* o, const unsigned int* r) {
+    sums_v2u acc2, sub2;
+    sums_sub4(o, r);
+    memcpy(&acc2, o + 4, 8);
+    memcpy(&sub2, r + 4, 8);
+    acc2 -= sub2;
+    memcpy(o + 4, &acc2, 8);
+}
+
 /* acc[0..3] += n x r[0..3] (four 16-bit counts): one vector multiply-add, the exposure
    kernel's counts of the called cards e of one type */
 static inline void sums_madd4(unsigned int* acc, const unsigned short* r, unsigned int n) {
