@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from tqdm import tqdm
 
 from analysis.counting.enumeration import prepare
@@ -265,18 +266,24 @@ class ClassSums:
         riv = sc.river.astype(np.int64)
         completions = bet.sum(axis=1)
         choice = np.argmax(v.flop_values(bet, riv), axis=1)  # first best: options are in risk order
-        w = sc.weight
-        np.add.at(self.pre_bet, sc.klass, bet * w[:, None])
+        nclass, rows = len(self.pre_bet), np.arange(len(bet))
+
+        def by_class(weight: np.ndarray, values: np.ndarray) -> np.ndarray:
+            """Sum of weight x values per class, exactly (an integer sparse product: np.add.at
+            took half a solve); rows of weight 0 add nothing."""
+            m = sparse.csr_matrix((weight, (sc.klass, rows)), shape=(nclass, len(rows)), dtype=np.int64)
+            return np.asarray(m @ values.reshape(len(values), -1)).reshape((nclass, *values.shape[1:]))
+
+        self.pre_bet += by_class(sc.weight, bet)
         for i, o in enumerate(v.flop):
-            mine = choice == i
-            k, ww = sc.klass[mine], w[mine]
-            np.add.at(self.flop_deals[:, i], k, ww * completions[mine])
+            w = np.where(choice == i, sc.weight, 0)
+            self.flop_deals[:, i] += by_class(w, completions)
             if o.kind == "bet":
-                np.add.at(self.flop_bet[:, i], k, bet[mine] * ww[:, None])
+                self.flop_bet[:, i] += by_class(w, bet)
             elif o.kind == "check":
-                np.add.at(self.river, k, riv[mine] * ww[:, None, None])
+                self.river += by_class(w, riv)
             else:
-                np.add.at(self.flop_fold, k, ww * completions[mine])
+                self.flop_fold += by_class(w, completions)
         return choice
 
     def __iadd__(self, other: ClassSums) -> ClassSums:
