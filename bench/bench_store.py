@@ -85,7 +85,11 @@ def stages() -> None:
     )
 
 
-if __name__ == "__main__":
+def main() -> None:
     side_by_side()
     print()
     stages()
+
+
+if __name__ == "__main__":
+    main()
