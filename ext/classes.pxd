@@ -15,8 +15,8 @@ from libc.stdlib cimport calloc
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t, uintptr_t
 
-from poker cimport (NPAIRS, NTRIPLES, NTYPES, card_type, pair_index, pair_index_any, sorted_index, type_counts,
-                    type_rank)
+from poker cimport (NPAIRS, NTRIPLES, NTYPES, card_type, flush_suit, pair_index, pair_index_any, sorted_index,
+                    type_counts, type_rank)
 
 
 cdef enum:
@@ -99,6 +99,16 @@ cdef inline bint arena_alloc(Arena* a) noexcept nogil:
     return True
 
 
+cdef inline int all_classes(int k) noexcept nogil:
+    """Class indices of a board with a flush suit: multisets of k of the 26 types."""
+    return NCLASSES if k == 3 else 351
+
+
+cdef inline int narrow_classes(int k) noexcept nogil:
+    """Class indices of a board with no flush suit: multisets of k of the 13 ranks."""
+    return 455 if k == 3 else 91
+
+
 cdef inline Game make_game(int k, bint omaha, int qualifier, uint64_t deck, int dealer_total,
                            const uint16_t* pair_table, const uint16_t* flush, const uint8_t* category) noexcept nogil:
     cdef Game g
@@ -111,25 +121,6 @@ cdef inline Game make_game(int k, bint omaha, int qualifier, uint64_t deck, int 
     g.flush = flush
     g.category = category
     return g
-
-
-cdef inline Py_ssize_t check_flop_layout(str name, Py_ssize_t nrows, const int64_t[::1] hold_offsets,
-                                         const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
-                                         const int64_t[::1] tr_offsets) except -1:
-    """Check the flop-by-flop layout of a kernel's holdings and turn/river pairs (``nrows``
-    holdings, offsets with one entry per flop plus one); return the most holdings a flop has."""
-    cdef Py_ssize_t nf = hold_offsets.shape[0] - 1, f, most = 0
-    if nf < 0 or tr_offsets.shape[0] != nf + 1:
-        raise ValueError(f"{name}: offsets must have one entry per flop, plus one")
-    if hold_offsets[nf] != nrows:
-        raise ValueError(f"{name}: the holding offsets end at {hold_offsets[nf]}, not at the {nrows} holdings")
-    if tr_offsets[nf] != tr_pairs.shape[0] or tr_new_orbit.shape[0] != tr_pairs.shape[0]:
-        raise ValueError(f"{name}: tr_new_orbit needs one entry per turn/river pair")
-    for f in range(nf):
-        most = max(most, hold_offsets[f + 1] - hold_offsets[f])
-        if tr_offsets[f + 1] > tr_offsets[f] and not tr_new_orbit[tr_offsets[f]]:
-            raise ValueError(f"{name}: each flop's first turn/river pair must start an orbit")
-    return most
 
 
 cdef inline int type_index3(int a, int b, int c) noexcept nogil:
@@ -393,41 +384,6 @@ cdef inline int holding_class(const int8_t* cards, int k, int scen) noexcept nog
     if k == 3:
         return sorted_type_index3(ty[0], ty[1], ty[2])
     return pair_index_any(ty[0], ty[1])
-
-
-cdef inline void flop_holdings(const int8_t* holdings, Py_ssize_t nh, int k, uint64_t* hmask,
-                               uint16_t* hcls) noexcept nogil:
-    """What a kernel needs of one flop's nh holdings (k cards each) on every board: hmask[h],
-    the holding's cards as a bit set (to skip the boards that share a card with it), and
-    hcls[scen * nh + h], its class index in each flush-suit scenario (0..3, NO_FLUSH)."""
-    cdef Py_ssize_t h
-    cdef int i, scen
-    cdef uint64_t m
-    for h in range(nh):
-        m = 0
-        for i in range(k):
-            m |= (<uint64_t>1) << holdings[h * k + i]
-        hmask[h] = m
-        for scen in range(NO_FLUSH + 1):
-            hcls[scen * nh + h] = <uint16_t>holding_class(holdings + h * k, k, scen)
-
-
-cdef inline void holdings_by_card(const int8_t* holdings, Py_ssize_t nh, int k, int32_t* start,
-                                  int32_t* by_card) noexcept nogil:
-    """List the holdings of each card (a counting sort of the holdings' cards)."""
-    cdef int32_t at[53]
-    cdef Py_ssize_t i
-    cdef int c
-    memset(start, 0, 53 * sizeof(int32_t))
-    for i in range(nh * k):
-        start[holdings[i] + 1] += 1
-    for c in range(52):
-        start[c + 1] += start[c]
-        at[c] = start[c]
-    for i in range(nh * k):
-        c = holdings[i]
-        by_card[at[c]] = <int32_t>(i // k)
-        at[c] += 1
 
 
 cdef inline void board_buffers(Board* w, Arena* a) noexcept nogil:

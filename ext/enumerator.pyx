@@ -31,9 +31,10 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
-                      board_classes, carve, check_flop_layout, flop_holdings, holdings_by_card, make_game,
-                      sweep_dealers)
+from boards cimport MAX_BOARDS, SLOT_BITS, BoardTable, board_key, slot_of
+from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, all_classes, arena_alloc, arena_measure,
+                      board_buffers, board_classes, carve, make_game, narrow_classes, sweep_dealers)
+from flops cimport (check_flop_layout, flop_holdings, flop_scenarios, holdings_by_card)
 from poker cimport NCOLS, flush_suit
 
 
@@ -76,52 +77,6 @@ cdef void dealer_counts(const Game* g, Work* work) noexcept nogil:
         work.res[c.index].r[2] = <uint32_t>tie
         work.res[c.index].r[3] = <uint32_t>(g.dealer_total - c.nq - win - tie)
         work.resoff[c.index] = 4 * g.category[c.value]
-
-
-cdef enum:
-    MAX_BOARDS = 134459      # suit-isomorphism classes of 5-card boards of 52 cards (of any deck's: at most)
-    SLOT_BITS = 19           # hash slots: 2**19, under half full
-
-
-cdef struct BoardTable:
-    uint64_t* keys           # hash slots: a board's key, 0 for an empty slot
-    int32_t* ids             # the board's number in the slots
-    int64_t* start           # per board: its first class entry (and the end, last)
-    uint64_t* entries        # per board and class: not qualifying | wins << 16 | ties << 32 | columns << 48
-
-
-cdef inline uint64_t board_key(int a, int b, int c, int d, int e) noexcept nogil:
-    """The suit-isomorphism class of a board: its suits' rank masks, sorted (never 0)."""
-    cdef uint64_t m[4]
-    cdef uint64_t x
-    cdef int i, j
-    m[0] = m[1] = m[2] = m[3] = 0
-    m[a & 3] |= (<uint64_t>1) << (a >> 2)
-    m[b & 3] |= (<uint64_t>1) << (b >> 2)
-    m[c & 3] |= (<uint64_t>1) << (c >> 2)
-    m[d & 3] |= (<uint64_t>1) << (d >> 2)
-    m[e & 3] |= (<uint64_t>1) << (e >> 2)
-    for i in range(1, 4):
-        x = m[i]
-        j = i - 1
-        while j >= 0 and m[j] < x:
-            m[j + 1] = m[j]
-            j -= 1
-        m[j + 1] = x
-    return m[0] | (m[1] << 13) | (m[2] << 26) | (m[3] << 39)
-
-
-cdef inline Py_ssize_t slot_of(const BoardTable* t, uint64_t key) noexcept nogil:
-    """The slot that holds ``key``, or the empty one where it goes (linear probing)."""
-    cdef Py_ssize_t i = <Py_ssize_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - SLOT_BITS))
-    while t.keys[i] != 0 and t.keys[i] != key:
-        i = (i + 1) & ((1 << SLOT_BITS) - 1)
-    return i
-
-
-cdef inline int narrow_classes(int k) noexcept nogil:
-    """Class indices of a board with no flush suit: multisets of k of the 13 ranks."""
-    return 455 if k == 3 else 91
 
 
 cdef void pack_board(const Game* g, Work* work, uint64_t* row) noexcept nogil:
@@ -212,7 +167,7 @@ cdef class BoardResults:
                                         rep[5 * nb + 3] = cards[d]
                                         rep[5 * nb + 4] = cards[e]
                                         s = flush_suit(cards[a], cards[b], cards[c], cards[d], cards[e])
-                                        total += NCLASSES if s >= 0 and k == 3 else 351 if s >= 0 else narrow_classes(k)
+                                        total += all_classes(k) if s >= 0 else narrow_classes(k)
                                         nb += 1
                                         self.t.start[nb] = total
             self.boards = nb
@@ -291,9 +246,9 @@ cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* hol
     pair adds its classes' results to its scenario's sums (455 or 3,276 classes, not every
     holding); the holdings that meet the pair's turn or river take that pair's entry off
     again, and at the end each holding adds its classes' sums of the 5 scenarios."""
-    cdef int ncls = NCLASSES if g.k == 3 else 351
+    cdef int ncls = all_classes(g.k)
     cdef Py_ssize_t h, x, i, j, n = 0
-    cdef int scen, s, t, r, c
+    cdef int scen, s, t, r, c, seen
     cdef int board[5]
     cdef uint32_t* a
     cdef uint32_t* o
@@ -306,7 +261,10 @@ cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* hol
     cdef uint32_t* acc = w.acc
     flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
     holdings_by_card(holdings, nh, g.k, w.by_card_start, w.by_card)
-    memset(acc, 0, 5 * ncls * NCOLS * sizeof(uint32_t))
+    seen = flop_scenarios(flop, tr, ntr)
+    for scen in range(NO_FLUSH + 1):
+        if (seen >> scen) & 1:
+            memset(acc + scen * ncls * NCOLS, 0, ncls * NCOLS * sizeof(uint32_t))
     board[0] = flop[0]
     board[1] = flop[1]
     board[2] = flop[2]
@@ -335,9 +293,10 @@ cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* hol
     for h in range(nh):
         o = out + h * NCOLS
         for scen in range(NO_FLUSH + 1):
-            a = acc + (scen * ncls + w.hcls[scen * nh + h]) * NCOLS
-            for i in range(NCOLS):
-                o[i] += a[i]
+            if (seen >> scen) & 1:
+                a = acc + (scen * ncls + w.hcls[scen * nh + h]) * NCOLS
+                for i in range(NCOLS):
+                    o[i] += a[i]
 
 
 cdef void lay_out(Work* w, Arena* a, Py_ssize_t n) noexcept nogil:

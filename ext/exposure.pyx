@@ -46,7 +46,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 import numpy as np
 
 from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure,
-                      board_buffers, board_classes, carve, check_flop_layout, flop_holdings, make_game)
+                      board_buffers, board_classes, carve, make_game)
+from flops cimport (check_flop_layout, flop_holdings)
 from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit
 
 cdef extern from "sums.h":

@@ -25,9 +25,9 @@ from libc.stdlib cimport free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure, board_buffers,
-                      board_classes, carve, check_flop_layout, flop_holdings, holdings_by_card, make_game,
-                      sweep_dealers)
+from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, all_classes, arena_alloc, arena_measure,
+                      board_buffers, board_classes, carve, make_game, narrow_classes, sweep_dealers)
+from flops cimport (check_flop_layout, flop_holdings, flop_scenarios, holdings_by_card)
 from poker cimport NCATEGORIES, flush_suit
 
 
@@ -145,10 +145,9 @@ cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int 
     (the classes a holding can have: 455 or 3,276 for 3 cards); the holdings that meet the
     pair's turn or river take the same entries off again (modulo 2**32: they cancel exactly,
     stale entries included), and at the end each holding adds its classes' sums."""
-    cdef int ncls = NCLASSES if g.k == 3 else 351
-    cdef int narrow = 455 if g.k == 3 else 91
+    cdef int ncls = all_classes(g.k), narrow = narrow_classes(g.k)
     cdef Py_ssize_t h, x, i, j, n
-    cdef int scen, s, t, rv, c, seen = 0
+    cdef int scen, s, t, rv, c, seen
     cdef int board[5]
     cdef uint32_t* a
     cdef uint32_t* o
@@ -163,9 +162,7 @@ cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int 
     cdef uint32_t* acc = w.acc
     flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
     holdings_by_card(holdings, nh, g.k, w.by_card_start, w.by_card)
-    for x in range(ntr):
-        s = flush_suit(flop[0], flop[1], flop[2], tr[2 * x], tr[2 * x + 1])
-        seen |= 1 << (s if s >= 0 else NO_FLUSH)
+    seen = flop_scenarios(flop, tr, ntr)
     for scen in range(NO_FLUSH + 1):
         if (seen >> scen) & 1:
             memset(acc + scen * ncls * ncols, 0, ncls * ncols * sizeof(uint32_t))
