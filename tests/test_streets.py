@@ -269,6 +269,24 @@ def test_pairs_summed_by_class_count_as_holding_by_holding(name):
     assert (added.bet.sum(axis=1) == rules.completions).all()
 
 
+@pytest.mark.parametrize("name", ["casino-omaha-ultimate", "small"])
+def test_preflop_class_lookup_is_the_canonical_form(name):
+    from analysis.counting.streets import preflop_classes
+    from analysis.counting.symmetry import canonical_codes, suit_permutations
+
+    game = game_from_document(STRUCTURES[next(iter(STRUCTURES))], "small") if name == "small" else load_game(name)
+    rules = game.rules
+    classes = preflop_classes(rules)
+    holds = np.array(list(combinations(rules.deck, rules.hole_cards)), dtype=np.int8)[::-1]
+    want = np.searchsorted(classes.codes, canonical_codes(holds, suit_permutations(rules.suits)))
+    np.testing.assert_array_equal(classes.of(holds, rules), want)
+    assert np.array_equal(np.bincount(want, minlength=len(classes.codes)), classes.size)
+    outside = [c for c in range(52) if c not in rules.deck]
+    if outside:
+        with pytest.raises(ValueError, match="outside the deck"):
+            classes.of(np.array([[*rules.deck[: rules.hole_cards - 1], outside[-1]]]), rules)
+
+
 def test_settlement_of_ultimate_outcomes():
     g = load_game("ultimate-texas-holdem")
 

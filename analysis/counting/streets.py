@@ -47,19 +47,28 @@ class PreflopClasses:
     codes: np.ndarray  # canonical colex code of each class, sorted
     size: np.ndarray  # holdings in each class
     example: np.ndarray  # classes x k: one holding of each class
+    by_code: np.ndarray  # the class of every holding of the deck, by the holding's colex code (-1: none)
 
     def of(self, holdings: np.ndarray, rules: Rules) -> np.ndarray:
-        """Class index of each row of holdings."""
-        return np.searchsorted(self.codes, canonical_codes(holdings, suit_permutations(rules.suits)))
+        """Class index of each row of holdings (of the deck of ``rules``)."""
+        code = colex_codes(holdings)
+        klass = np.where(code < len(self.by_code), self.by_code[np.minimum(code, len(self.by_code) - 1)], -1)
+        if np.any(klass < 0):
+            raise ValueError("a holding with cards outside the deck has no pre-flop class")
+        return klass
 
 
 def preflop_classes(rules: Rules) -> PreflopClasses:
     holds = np.array(list(combinations(rules.deck, rules.hole_cards)), dtype=np.int64)
     canon = canonical_codes(holds, suit_permutations(rules.suits))
     codes, size = np.unique(canon, return_counts=True)
-    reps = holds[colex_codes(holds) == canon]  # the member whose own code is its class's
+    own = colex_codes(holds)
+    reps = holds[own == canon]  # the member whose own code is its class's
     reps = reps[np.argsort(colex_codes(reps))]
-    return PreflopClasses(codes=codes, size=size.astype(np.int64), example=reps)
+    # a table by colex code: a state's class is then one lookup, not 24 suit permutations
+    by_code = np.full(int(own.max(initial=-1)) + 1, -1, dtype=np.int64)
+    by_code[own] = np.searchsorted(codes, canon)
+    return PreflopClasses(codes=codes, size=size.astype(np.int64), example=reps, by_code=by_code)
 
 
 def count_streets(
