@@ -28,13 +28,13 @@ The method, per board (flop + turn + river):
 
 from cython.parallel cimport prange, parallel
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from boards cimport MAX_BOARDS, SLOT_BITS, BoardTable, board_key, slot_of
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, all_classes, arena_alloc, arena_measure,
                       board_buffers, board_classes, carve, make_game, narrow_classes, sweep_dealers)
-from flops cimport (check_flop_layout, flop_holdings, flop_scenarios, holdings_by_card)
+from flops cimport (add_class_sums, check_flop_layout, flop_holdings, flop_scenarios, holdings_by_card,
+                    zero_scenarios)
 from poker cimport NCOLS, flush_suit
 
 
@@ -251,20 +251,16 @@ cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* hol
     cdef int scen, s, t, r, c, seen
     cdef int board[5]
     cdef uint32_t* a
-    cdef uint32_t* o
     cdef const uint16_t* hc
-    cdef const uint64_t* hmask = w.hmask
     cdef const Result* res = w.res
     cdef const uint8_t* resoff = w.resoff
+    cdef const uint64_t* hmask = w.hmask
     cdef const int32_t* start = w.by_card_start
     cdef const int32_t* by_card = w.by_card
-    cdef uint32_t* acc = w.acc
     flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
     holdings_by_card(holdings, nh, g.k, w.by_card_start, w.by_card)
     seen = flop_scenarios(flop, tr, ntr)
-    for scen in range(NO_FLUSH + 1):
-        if (seen >> scen) & 1:
-            memset(acc + scen * ncls * NCOLS, 0, ncls * NCOLS * sizeof(uint32_t))
+    zero_scenarios(w.acc, seen, ncls, NCOLS)
     board[0] = flop[0]
     board[1] = flop[1]
     board[2] = flop[2]
@@ -277,7 +273,7 @@ cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* hol
         if new_orbit[x]:
             n = unpack_board(boards, board, g.dealer_total, w)
         scen = s if s >= 0 else NO_FLUSH
-        a = acc + scen * ncls * NCOLS
+        a = w.acc + scen * ncls * NCOLS
         for i in range(n):
             add4_masked(a + i * NCOLS + resoff[i], res[i].r, 0xFFFFFFFFu)
         hc = w.hcls + scen * nh
@@ -290,13 +286,7 @@ cdef void count_flop_boards(const Game* g, const int8_t* flop, const int8_t* hol
             if (hmask[h] >> t) & 1 == 0:  # a holding of both cards is taken off once
                 c = hc[h]
                 sub4(out + h * NCOLS + resoff[c], res[c].r)
-    for h in range(nh):
-        o = out + h * NCOLS
-        for scen in range(NO_FLUSH + 1):
-            if (seen >> scen) & 1:
-                a = acc + (scen * ncls + w.hcls[scen * nh + h]) * NCOLS
-                for i in range(NCOLS):
-                    o[i] += a[i]
+    add_class_sums(out, NCOLS, w.acc, ncls, w.hcls, nh, seen)
 
 
 cdef void lay_out(Work* w, Arena* a, Py_ssize_t n) noexcept nogil:

@@ -1,10 +1,11 @@
 # cython: language_level=3
 """One flop's holdings and turn/river pairs, as every counting kernel lays them out: the
 layout's check, each holding's cards and class in each flush scenario, the holdings of each
-card, and the flush scenarios the flop's boards have."""
+card, and the flush scenarios the flop's boards have; and the sums by class of a kernel that
+adds a flop's pairs class by class (their zeroing, and each holding's share at the end)."""
 
 from libc.string cimport memset
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from classes cimport NO_FLUSH, holding_class
 from poker cimport flush_suit
@@ -72,3 +73,27 @@ cdef inline int flop_scenarios(const int8_t* flop, const int8_t* tr, Py_ssize_t 
         s = flush_suit(flop[0], flop[1], flop[2], tr[2 * x], tr[2 * x + 1])
         seen |= 1 << (s if s >= 0 else NO_FLUSH)
     return seen
+
+
+cdef inline void zero_scenarios(uint32_t* acc, int seen, int ncls, int ncols) noexcept nogil:
+    """Zero the class sums (5 scenarios x ncls classes x ncols columns) of the scenarios seen."""
+    cdef int scen
+    for scen in range(NO_FLUSH + 1):
+        if (seen >> scen) & 1:
+            memset(acc + scen * ncls * ncols, 0, ncls * ncols * sizeof(uint32_t))
+
+
+cdef inline void add_class_sums(uint32_t* out, int ncols, const uint32_t* acc, int ncls, const uint16_t* hcls,
+                                Py_ssize_t nh, int seen) noexcept nogil:
+    """Add to each holding's row its class's sums in every scenario seen."""
+    cdef Py_ssize_t h
+    cdef int scen, i
+    cdef uint32_t* o
+    cdef const uint32_t* a
+    for h in range(nh):
+        o = out + h * ncols
+        for scen in range(NO_FLUSH + 1):
+            if (seen >> scen) & 1:
+                a = acc + (scen * ncls + hcls[scen * nh + h]) * ncols
+                for i in range(ncols):
+                    o[i] += a[i]

@@ -22,12 +22,12 @@ meet each pair's turn or river (``count_flop_by_class``).
 
 from cython.parallel cimport prange, parallel
 from libc.stdlib cimport free
-from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, all_classes, arena_alloc, arena_measure,
                       board_buffers, board_classes, carve, make_game, narrow_classes, sweep_dealers)
-from flops cimport (check_flop_layout, flop_holdings, flop_scenarios, holdings_by_card)
+from flops cimport (add_class_sums, check_flop_layout, flop_holdings, flop_scenarios, holdings_by_card,
+                    zero_scenarios)
 from poker cimport NCATEGORIES, flush_suit
 
 
@@ -150,22 +150,17 @@ cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int 
     cdef int scen, s, t, rv, c, seen
     cdef int board[5]
     cdef uint32_t* a
-    cdef uint32_t* o
-    cdef const uint32_t* r
     cdef const uint16_t* hc
-    cdef const uint64_t* hmask = w.hmask
     cdef const uint32_t* res = w.res
     cdef const uint16_t* boff = w.boff
     cdef const uint16_t* roff = w.roff
+    cdef const uint64_t* hmask = w.hmask
     cdef const int32_t* start = w.by_card_start
     cdef const int32_t* by_card = w.by_card
-    cdef uint32_t* acc = w.acc
     flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
     holdings_by_card(holdings, nh, g.k, w.by_card_start, w.by_card)
     seen = flop_scenarios(flop, tr, ntr)
-    for scen in range(NO_FLUSH + 1):
-        if (seen >> scen) & 1:
-            memset(acc + scen * ncls * ncols, 0, ncls * ncols * sizeof(uint32_t))
+    zero_scenarios(w.acc, seen, ncls, ncols)
     board[0] = flop[0]
     board[1] = flop[1]
     board[2] = flop[2]
@@ -180,7 +175,7 @@ cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int 
             class_results(g, w, coef, nopt)
         scen = s if s >= 0 else NO_FLUSH
         n = narrow if s < 0 else ncls
-        a = acc + scen * ncls * ncols
+        a = w.acc + scen * ncls * ncols
         for i in range(n):
             add6_masked(a + i * ncols + boff[i], res + i * NRES, 0xFFFFFFFFu)
             add6_masked(a + i * ncols + roff[i], res + i * NRES, 0xFFFFFFFFu)
@@ -196,13 +191,7 @@ cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int 
                 c = hc[h]
                 sub6(out + h * ncols + boff[c], res + c * NRES)
                 sub6(out + h * ncols + roff[c], res + c * NRES)
-    for h in range(nh):
-        o = out + h * ncols
-        for scen in range(NO_FLUSH + 1):
-            if (seen >> scen) & 1:
-                a = acc + (scen * ncls + w.hcls[scen * nh + h]) * ncols
-                for i in range(ncols):
-                    o[i] += a[i]
+    add_class_sums(out, ncols, w.acc, ncls, w.hcls, nh, seen)
 
 
 cdef void lay_out(Work* w, Arena* a, Py_ssize_t n, int ncols) noexcept nogil:
