@@ -17,7 +17,9 @@ contain one given card of type t and P_{t,u} one given pair of cards of types t 
 All cards of a type are alike, so e is handled per *type* (at most 26 per board), for
 every class at once: below v, at most v, and below the qualifier.
 
-Two passes over each flop's turn/river pairs:
+Two passes over each flop's turn/river pairs. The board's class results (counts by dealer
+result per class and type of e) are computed once per orbit of pairs in pass 1 and kept for
+pass 2: up to 0.7 MB an orbit, a few hundred MB for a flop of Casino Omaha.
 
 1. The margin ``base + coef . counts`` (EV(call) - EV(fold) scaled to an integer) of every
    (holding, e) is a linear function of the counts, so it is accumulated per holding and
@@ -30,8 +32,9 @@ Two passes over each flop's turn/river pairs:
    the player sees, decision) -> weighted states and weighted margins. Any strategy that
    calls whole groups has its exact EV from these sums.
 2. The counts of the called states, weighted, for the return table: per board and holding,
-   one multiply-add per card type (the number of called cards e of that type), into 40
-   columns.
+   one multiply-add per card type on the holding's shorter list (the called cards e of
+   each type, or, when most are called, the folded ones taken from the sum over every e),
+   into 40 columns.
 
 Exactness: counts are integers; margins are int64, which the caller guarantees by
 bounding the coefficients (see ``MARGIN_LIMIT``); margin sums are 128-bit; count sums are
@@ -40,13 +43,13 @@ uint64 (at most the game's deals, k x 5.6e15 for Casino Omaha).
 
 from cython.parallel cimport prange, parallel, threadid
 from libc.stdlib cimport free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, arena_alloc, arena_measure,
-                      board_buffers, board_classes, carve, make_game)
+from classes cimport (DUMMY_P, NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, all_classes, arena_alloc,
+                      arena_measure, board_buffers, board_classes, carve, make_game, narrow_classes)
 from flops cimport (check_flop_layout, flop_holdings)
 from poker cimport NCARDS, NCOLS, NTYPES, card_type, flush_suit
 
@@ -59,6 +62,10 @@ cdef enum:
     NRANKS = 13
     NRELATIONS = 3               # e pairs nothing / pairs the flop / pairs a hole card
     NEGROUPS = NRANKS * NRELATIONS
+    NONE_CALLED = 0              # a holding folds every e
+    SOME_CALLED = 1              # ... calls some: lst lists the called cards
+    ALL_CALLED = 2               # ... calls every e
+    MOST_CALLED = 3              # ... calls more than half: lst lists the folded cards
 
 
 cdef struct Pay:
@@ -76,16 +83,20 @@ cdef struct XWork:
     int* below                   # ... below the class's value
     int* le                      # ... at most the class's value
     int64_t* margin              # per class index x type: pass 1's margin of one (holding, e)
-    uint16_t* res                # per class index x type x 4: pass 2's counts by dealer result
+    uint8_t* orbits              # pass 1's class results of each orbit of the flop, for pass 2
+                                 # (``place_orbit``): res, every and cat4 below point into it
+    uint16_t* res                # per class index x type x 4: counts by dealer result
     uint32_t* every              # per class index x 4: res summed over every card e a holding can see
     uint8_t* cat4                # per class index: 4 x its category (its first column)
     uint64_t* hmask              # per holding of the flop: its cards
     uint16_t* hcls               # 5 scenarios x holdings: class index
     int64_t* acc                 # NSLOTS x holdings: margin sums per card type and scenario (``region``)
     int64_t* corr                # 52 x holdings: margins taken back for e on the turn or river
-    uint8_t* ncall               # NSLOTS x holdings: called cards e of each type and scenario
+    uint16_t* lst                # NSLOTS x holdings: per scenario, (count << 8 | type) of the cards e on
+                                 # the shorter side (called, or folded when most are called)
+    uint8_t* nlst                # 5 scenarios x holdings: entries of lst
     uint8_t* dec                 # 52 x holdings: 1 when (holding, e) is called
-    uint8_t* calls               # holdings: 0 every e folded, 1 some called, 2 every e called
+    uint8_t* calls               # holdings: NONE_CALLED, SOME_CALLED, MOST_CALLED or ALL_CALLED
 
 
 cdef inline Py_ssize_t region(int s, Py_ssize_t nh, Py_ssize_t h) noexcept nogil:
@@ -95,6 +106,24 @@ cdef inline Py_ssize_t region(int s, Py_ssize_t nh, Py_ssize_t h) noexcept nogil
     if s < 0 or s == NO_FLUSH:
         return h * 13
     return nh * 13 + (s * nh + h) * NTYPES
+
+
+cdef inline Py_ssize_t orbit_bytes(int s, int k) noexcept nogil:
+    """Bytes of one orbit's class results (res, every, cat4) when its board has flush suit s."""
+    cdef Py_ssize_t n = all_classes(k) if 0 <= s < NO_FLUSH else narrow_classes(k)
+    cdef Py_ssize_t nt = NTYPES if 0 <= s < NO_FLUSH else 13
+    return n * nt * 4 * sizeof(uint16_t) + n * 4 * sizeof(uint32_t) + ((n + 7) & ~7)
+
+
+cdef inline Py_ssize_t place_orbit(XWork* x, Py_ssize_t at, int s, int k) noexcept nogil:
+    """Point x.res, x.every and x.cat4 at the orbit results that start ``at`` bytes into
+    x.orbits; return where the next orbit starts."""
+    cdef Py_ssize_t n = all_classes(k) if 0 <= s < NO_FLUSH else narrow_classes(k)
+    cdef Py_ssize_t nt = NTYPES if 0 <= s < NO_FLUSH else 13
+    x.res = <uint16_t*>(x.orbits + at)
+    x.every = <uint32_t*>(x.orbits + at + n * nt * 4 * sizeof(uint16_t))
+    x.cat4 = x.orbits + at + n * nt * 4 * sizeof(uint16_t) + n * 4 * sizeof(uint32_t)
+    return at + orbit_bytes(s, k)
 
 
 cdef void symmetric_pairs(XWork* x, int nt) noexcept nogil:
@@ -157,9 +186,9 @@ cdef inline int query_base(const XWork* x, const Cls* c) noexcept nogil:
             + x.Ps[c.qp[0]] + x.Ps[c.qp[1]] + x.Ps[c.qp[2]])
 
 
-cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s, bint margins) noexcept nogil:
-    """Sweep the board's classes by value; fill x.margin (pass 1) or x.res (pass 2) for
-    every class and type of e. Pass 2 also counts, as the enumerator does, the dealer
+cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s) noexcept nogil:
+    """Sweep the board's classes by value; fill x.res (counts by dealer result) and
+    x.margin for every class and type of e. Also count, as the enumerator does, the dealer
     holdings that miss each class's cards: summed over the cards e a holding can see,
     a class's counts with e fixed count each such dealer holding k times (once per card),
     which is ``x.every`` for the holdings that call every e."""
@@ -205,7 +234,7 @@ cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s, bint ma
         cat = g.category[c.value]
         x.cat4[c.index] = <uint8_t>(4 * cat)
         m = x.margin + c.index * NTYPES
-        r = x.res + c.index * NTYPES * 4
+        r = x.res + c.index * nt * 4
         for t in range(nt):
             if w.n[t] == 0:  # no card e of this type: zeros, taken back as they were added
                 nq = win = tie = loss = 0
@@ -218,22 +247,19 @@ cdef void exposure_sweep(const Game* g, const Pay* pay, XWork* x, int s, bint ma
                     win = x.below[xi * NTYPES + t] - nq
                     tie = x.le[xi * NTYPES + t] - x.below[xi * NTYPES + t]
                     loss = pay.rest_total - x.le[xi * NTYPES + t]
-            if margins:
-                m[t] = (pay.coef[4 * cat] * nq + pay.coef[4 * cat + 1] * win + pay.coef[4 * cat + 2] * tie
-                        + pay.coef[4 * cat + 3] * loss)
-            else:
-                r[4 * t] = <uint16_t>nq
-                r[4 * t + 1] = <uint16_t>win
-                r[4 * t + 2] = <uint16_t>tie
-                r[4 * t + 3] = <uint16_t>loss
-        if not margins:  # k x the enumerator's counts of the class
-            ev = x.every + 4 * c.index
-            win = c.below - c.nq if c.value >= g.qualifier else 0
-            tie = c.le - c.below if c.value >= g.qualifier else 0
-            ev[0] = g.k * c.nq
-            ev[1] = g.k * win
-            ev[2] = g.k * tie
-            ev[3] = g.k * (g.dealer_total - c.nq - win - tie)
+            m[t] = (pay.coef[4 * cat] * nq + pay.coef[4 * cat + 1] * win + pay.coef[4 * cat + 2] * tie
+                    + pay.coef[4 * cat + 3] * loss)
+            r[4 * t] = <uint16_t>nq
+            r[4 * t + 1] = <uint16_t>win
+            r[4 * t + 2] = <uint16_t>tie
+            r[4 * t + 3] = <uint16_t>loss
+        ev = x.every + 4 * c.index  # k x the enumerator's counts of the class
+        win = c.below - c.nq if c.value >= g.qualifier else 0
+        tie = c.le - c.below if c.value >= g.qualifier else 0
+        ev[0] = g.k * c.nq
+        ev[1] = g.k * win
+        ev[2] = g.k * tie
+        ev[3] = g.k * (g.dealer_total - c.nq - win - tie)
 
 
 cdef void first_pass(const int* board, int s, Py_ssize_t nh, XWork* x) noexcept nogil:
@@ -258,30 +284,42 @@ cdef void first_pass(const int* board, int s, Py_ssize_t nh, XWork* x) noexcept 
 cdef void second_pass(const int* board, int s, Py_ssize_t nh, const int64_t* weight, XWork* x,
                       uint64_t* called) noexcept nogil:
     """Add one board's counts of the called states, weighted, to the 40 columns (pass 2).
-    A holding that calls every e takes its class's sum; one that calls some e adds them
-    type by type and takes back the turn and river cards."""
+    A holding that calls every e takes its class's sum over every card e it can see
+    (``x.every``). One that calls some adds the cards of its shorter list: the called
+    cards, or the class's sum less the folded ones. The turn and river cards were listed
+    as e but cannot be one here: they are taken back."""
     cdef Py_ssize_t h
-    cdef int t, nt = NTYPES if s >= 0 else 13, i, e
+    cdef int i, j, e, scen = s if s >= 0 else NO_FLUSH, nt = NTYPES if s >= 0 else 13
     cdef int turn = board[3], river = board[4]
     cdef uint64_t trm = ((<uint64_t>1) << turn) | ((<uint64_t>1) << river), wt
     cdef uint32_t v[4]
+    cdef uint32_t sign, entry
+    cdef uint8_t most
     cdef const uint32_t* src
-    cdef const uint16_t* hc = x.hcls + (s if s >= 0 else NO_FLUSH) * nh
-    cdef const uint8_t* nk = x.ncall + region(s, nh, 0)
+    cdef const uint16_t* hc = x.hcls + scen * nh
+    cdef const uint16_t* lst = x.lst + region(s, nh, 0)
+    cdef const uint8_t* nl = x.nlst + scen * nh
     cdef const uint16_t* res
     cdef uint64_t* o
     for h in range(nh):
-        if x.calls[h] and not (x.hmask[h] & trm):
-            if x.calls[h] == 2:
+        if x.calls[h] != NONE_CALLED and not (x.hmask[h] & trm):
+            if x.calls[h] == ALL_CALLED:
                 src = x.every + 4 * hc[h]
             else:
-                res = x.res + hc[h] * NTYPES * 4
-                v[0] = v[1] = v[2] = v[3] = 0
-                for t in range(nt):
-                    madd4(v, res + 4 * t, nk[t])
-                for i in range(2):  # the turn and river cards were counted as e: take them back
+                res = x.res + hc[h] * nt * 4
+                most = x.calls[h] == MOST_CALLED
+                if most:
+                    memcpy(v, x.every + 4 * hc[h], sizeof(v))
+                else:
+                    v[0] = v[1] = v[2] = v[3] = 0
+                sign = 0u - most | 1u  # 1, or -1 modulo 2**32
+                for j in range(nl[h]):
+                    entry = lst[j]
+                    madd4(v, res + 4 * (entry & 0xFF), sign * (entry >> 8))
+                for i in range(2):  # a listed turn or river card was no card e: taken back
                     e = board[3 + i]
-                    madd4(v, res + 4 * card_type(e, s), 0u - x.dec[e * nh + h])
+                    if x.dec[e * nh + h] ^ most:
+                        madd4(v, res + 4 * card_type(e, s), 0u - sign)
                 src = v
             wt = <uint64_t>weight[h]
             o = called + x.cat4[hc[h]]
@@ -289,7 +327,7 @@ cdef void second_pass(const int* board, int s, Py_ssize_t nh, const int64_t* wei
             o[1] += wt * src[1]
             o[2] += wt * src[2]
             o[3] += wt * src[3]
-        nk += nt
+        lst += nt
 
 
 cdef int relation(int rank, uint32_t flop_ranks, uint32_t hole_ranks) noexcept nogil:
@@ -306,14 +344,17 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
                       const int64_t* weight, const int32_t* hgroup, XWork* x, uint64_t* states,
                       uint64_t* margins, int64_t* margins_out) noexcept nogil:
     """Decide every (holding, e) of the flop and the base game's state; add the states and
-    their margins to their groups; count the called cards e per type for pass 2."""
+    their margins to their groups; list the called (or folded) cards e per type for pass 2."""
     cdef Py_ssize_t h
     cdef int e, s, i, r, k = g.k, grp, scen, gbase, ncalled, nseen
     cdef int64_t mg, total
     cdef uint64_t fm = 0, used
     cdef uint32_t fr = 0, hr
-    cdef uint8_t d
+    cdef uint8_t d, most
     cdef int eg[NRANKS]
+    cdef int n, t
+    cdef uint8_t counts[2][5][NTYPES]  # folded / called cards e of each type, per scenario
+    cdef uint16_t* lst
     for i in range(3):
         fm |= (<uint64_t>1) << flop[i]
         fr |= 1u << (flop[i] >> 2)
@@ -338,9 +379,7 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
             eg[r] = NRELATIONS * r + relation(r, fr, hr)
         gbase = (2 * hgroup[h] + (total > 0)) * NEGROUPS
         ncalled = nseen = 0
-        for scen in range(5):
-            s = scen if scen < 4 else -1
-            memset(x.ncall + region(s, nh, h), 0, NTYPES if s >= 0 else 13)
+        memset(counts, 0, sizeof(counts))
         for e in range(NCARDS):
             if not ((g.deck >> e) & 1) or (used >> e) & 1:
                 continue
@@ -353,19 +392,30 @@ cdef void decide_flop(const Game* g, const Pay* pay, const int8_t* flop, const i
             for s in range(4):
                 mg += x.acc[region(s, nh, h) + card_type(e, s)]
             add128(margins + 2 * grp, weight[h] * mg)
-            if d:
-                for scen in range(5):
-                    s = scen if scen < 4 else -1
-                    x.ncall[region(s, nh, h) + card_type(e, s)] += 1
-        x.calls[h] = 0 if ncalled == 0 else (2 if ncalled == nseen else 1)
+            for scen in range(5):
+                counts[d][scen][card_type(e, scen if scen < 4 else -1)] += 1
+        most = 2 * ncalled > nseen
+        x.calls[h] = (NONE_CALLED if ncalled == 0 else ALL_CALLED if ncalled == nseen
+                      else MOST_CALLED if most else SOME_CALLED)
+        if x.calls[h] == SOME_CALLED or x.calls[h] == MOST_CALLED:
+            for scen in range(5):  # pass 2's list: the called cards e by type, or the folded ones
+                s = scen if scen < 4 else -1
+                lst = x.lst + region(s, nh, h)
+                n = 0
+                for t in range(NTYPES if s >= 0 else 13):
+                    if counts[1 - most][scen][t]:
+                        lst[n] = <uint16_t>(counts[1 - most][scen][t] << 8 | t)
+                        n += 1
+                x.nlst[scen * nh + h] = <uint8_t>n
 
 
 cdef void count_flop(const Game* g, const Pay* pay, const int8_t* flop, const int8_t* holdings, Py_ssize_t nh,
                      const int64_t* weight, const int32_t* hgroup, const int8_t* tr, const uint8_t* new_orbit,
                      Py_ssize_t ntr, XWork* x, uint64_t* states, uint64_t* margins, uint64_t* called,
                      int64_t* margins_out) noexcept nogil:
-    """Both passes over one flop's turn/river pairs (class results once per orbit)."""
-    cdef Py_ssize_t p
+    """Both passes over one flop's turn/river pairs (class results once per orbit, kept
+    from pass 1 for pass 2)."""
+    cdef Py_ssize_t p, at
     cdef int i, s
     cdef int board[5]
     flop_holdings(holdings, nh, g.k, x.hmask, x.hcls)
@@ -375,13 +425,16 @@ cdef void count_flop(const Game* g, const Pay* pay, const int8_t* flop, const in
     board[1] = flop[1]
     board[2] = flop[2]
     for i in range(2):
+        at = 0
         for p in range(ntr):
             board[3] = tr[2 * p]
             board[4] = tr[2 * p + 1]
             s = flush_suit(board[0], board[1], board[2], board[3], board[4])
             if new_orbit[p]:
-                board_classes(g, board, s, &x.b)
-                exposure_sweep(g, pay, x, s, i == 0)
+                at = place_orbit(x, at, s, g.k)
+                if i == 0:
+                    board_classes(g, board, s, &x.b)
+                    exposure_sweep(g, pay, x, s)
             if i == 0:
                 first_pass(board, s, nh, x)
             else:
@@ -390,38 +443,38 @@ cdef void count_flop(const Game* g, const Pay* pay, const int8_t* flop, const in
             decide_flop(g, pay, flop, holdings, nh, weight, hgroup, x, states, margins, margins_out)
 
 
-cdef void lay_out(XWork* x, Arena* a, Py_ssize_t n) noexcept nogil:
-    """Carve x's buffers, for flops of up to n holdings, out of a worker's arena."""
+cdef void lay_out(XWork* x, Arena* a, Py_ssize_t n, Py_ssize_t n_orbits, int k) noexcept nogil:
+    """Carve x's buffers, for flops of up to n holdings and n_orbits orbits, out of a
+    worker's arena (the orbits' part is only touched as far as a flop needs)."""
     board_buffers(&x.b, a)
     x.nq = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
     x.below = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
     x.le = <int*>carve(a, NCLASSES * NTYPES * sizeof(int))
     x.margin = <int64_t*>carve(a, NCLASSES * NTYPES * sizeof(int64_t))
-    x.res = <uint16_t*>carve(a, NCLASSES * NTYPES * 4 * sizeof(uint16_t))
-    x.every = <uint32_t*>carve(a, NCLASSES * 4 * sizeof(uint32_t))
-    x.cat4 = <uint8_t*>carve(a, NCLASSES)
+    x.orbits = <uint8_t*>carve(a, n_orbits * orbit_bytes(0, k))
     x.hmask = <uint64_t*>carve(a, n * sizeof(uint64_t))
     x.hcls = <uint16_t*>carve(a, 5 * n * sizeof(uint16_t))
     x.acc = <int64_t*>carve(a, n * NSLOTS * sizeof(int64_t))
     x.corr = <int64_t*>carve(a, n * NCARDS * sizeof(int64_t))
-    x.ncall = <uint8_t*>carve(a, n * NSLOTS)
+    x.lst = <uint16_t*>carve(a, n * NSLOTS * sizeof(uint16_t))
+    x.nlst = <uint8_t*>carve(a, 5 * n)
     x.dec = <uint8_t*>carve(a, n * NCARDS)
     x.calls = <uint8_t*>carve(a, n)
 
 
-cdef XWork* new_xwork(Py_ssize_t max_nh) noexcept nogil:
+cdef XWork* new_xwork(Py_ssize_t max_nh, Py_ssize_t max_orbits, int k) noexcept nogil:
     """A worker's XWork and all its buffers in one zeroed arena block, the XWork first."""
     cdef XWork measured          # the measuring pass's (NULL) pointers, not used
     cdef XWork* x
     cdef Arena a
     arena_measure(&a)
     carve(&a, sizeof(XWork))
-    lay_out(&measured, &a, max_nh + 1)
+    lay_out(&measured, &a, max_nh + 1, max_orbits, k)
     if not arena_alloc(&a):
         return NULL
     x = <XWork*>carve(&a, sizeof(XWork))
     x.block = a.block
-    lay_out(x, &a, max_nh + 1)
+    lay_out(x, &a, max_nh + 1, max_orbits, k)
     return x
 
 
@@ -460,6 +513,12 @@ def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
         raise ValueError("count_exposed: offsets must have one entry per flop, plus one")
     cdef Py_ssize_t max_nh = check_flop_layout("count_exposed", nrows, hold_offsets, tr_pairs, tr_new_orbit,
                                                tr_offsets)
+    cdef Py_ssize_t max_orbits = 0, orbits, p
+    for f in range(nf):
+        orbits = 0
+        for p in range(tr_offsets[f], tr_offsets[f + 1]):
+            orbits += tr_new_orbit[p]
+        max_orbits = max(max_orbits, orbits)
     if weight.shape[0] != nrows or hgroup.shape[0] != nrows:
         raise ValueError("count_exposed: one weight and one group per holding")
     if margins_out is not None and (margins_out.shape[0] != nrows or margins_out.shape[1] != NCARDS):
@@ -497,7 +556,7 @@ def count_exposed(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
     if nf:
         with nogil, parallel(num_threads=threads):
             t = threadid()
-            x = new_xwork(max_nh)
+            x = new_xwork(max_nh, max_orbits, k)
             if x == NULL:
                 failed[0] = 1
             for f in prange(nf, schedule="dynamic", chunksize=1):
