@@ -17,6 +17,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
+from analysis.tuning.sweeps import Sweeps
 
 
 def check(engine, table, category, pays_on, pays):
@@ -84,3 +85,19 @@ def test_bad_input():
         PayCurve(engine, None, "flush").at(-1)
     with pytest.raises(InputError, match="flush pay"):
         PayCurve(engine, None, "flush").at("1e999")
+
+
+def test_pays_with_a_large_common_denominator(holdem):
+    """Another line paying the kind of fraction an exact solve returns: the margins' scale
+    leaves 64 bits, and the curve says so (the panel then sweeps the pay with engine passes)."""
+    _, engine = holdem
+    table = PayTable.load(None).replace(straight=Fraction(72254351620246, 47694931276919))
+    with pytest.raises(InputError, match="too large a common denominator"):
+        PayCurve(engine, table, "flush")
+    sweeps = Sweeps(3)
+    frame = sweeps.frame(engine, table, "flush", 8.0, "optimal", "ante", lambda: False)
+    assert frame["flush"].tolist() == [0, 4, 8]
+    for pay, edge in zip(frame["flush"], frame["house_edge"]):
+        want = engine.decide(table.replace(flush=Fraction(pay).limit_denominator(100)))
+        assert edge == pytest.approx(float(want.exact.house_edge), abs=1e-12)
+    assert sweeps.result(engine.rules, table, "flush", "ante") is None  # no curve: the panel plays the table

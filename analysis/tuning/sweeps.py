@@ -14,8 +14,10 @@ import pandas as pd
 from analysis.engine.pay_curve import PayCurve
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
+from analysis.model.errors import InputError
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
+from analysis.tuning.inputs import bounded_put
 from analysis.tuning.tuner import Tuner
 
 #: Exact pay curves kept (each key: rules, convention, the pay and the other pays).
@@ -28,12 +30,6 @@ def _others(table: PayTable, category: str) -> tuple[tuple[str, Fraction], ...]:
     return tuple(sorted((k, v) for k, v in table.pays.items() if k != category))
 
 
-def _bounded_put(cache: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any, size: int) -> None:
-    if len(cache) >= size:
-        cache.pop(next(iter(cache)))
-    cache[key] = value
-
-
 class Sweeps:
     """The curves and sweeps of one panel; ``points``: engine passes of a sampled sweep."""
 
@@ -41,6 +37,7 @@ class Sweeps:
         self.points = points
         self._curves: dict[tuple[Any, ...], PayCurve] = {}
         self._sweeps: dict[tuple[Any, ...], pd.DataFrame] = {}
+        self._too_wide: dict[tuple[Any, ...], bool] = {}  # optimal curves refused: swept instead
 
     def result(self, rules: Rules, table: PayTable, category: str, pays_on: str) -> GameResult | None:
         """The optimal result of ``table`` from ``category``'s curve, when it was drawn at
@@ -60,11 +57,15 @@ class Sweeps:
     ) -> pd.DataFrame | None:
         """The house edge against ``category``'s pay from 0 to ``top`` (columns: the
         category, ``house_edge``): every breakpoint of the exact curve for the optimal
-        strategy, else ``points`` engine passes; None when ``superseded()`` stops a sweep."""
-        if strategy == "optimal":
-            key = (engine.rules, pays_on, category, _others(table, category))
-            if key not in self._curves:
-                _bounded_put(self._curves, key, PayCurve(engine, table, category, pays_on), CURVE_CACHE)
+        strategy (when the other pays' denominators let its sums stay in 64 bits), else
+        ``points`` engine passes; None when ``superseded()`` stops a sweep."""
+        key = (engine.rules, pays_on, category, _others(table, category))
+        if strategy == "optimal" and key not in self._curves and key not in self._too_wide:
+            try:
+                bounded_put(self._curves, key, PayCurve(engine, table, category, pays_on), CURVE_CACHE)
+            except InputError:  # pays beyond the curve's 64-bit sums (an exact solve's fraction): sampled
+                bounded_put(self._too_wide, key, True, CURVE_CACHE)
+        if strategy == "optimal" and key in self._curves:
             pays, edges = self._curves[key].breakpoints(0.0, float(top))
             return pd.DataFrame({category: pays, "house_edge": edges})
         sweep_key = (engine.rules, strategy, pays_on, category, top, _others(table, category))
@@ -75,5 +76,5 @@ class Sweeps:
                     return None
                 pay = Fraction(top).limit_denominator(100) * i / (self.points - 1)
                 rows.append(tuner.sweep(table, strategy, **{category: [pay]}))
-            _bounded_put(self._sweeps, sweep_key, pd.concat(rows, ignore_index=True), SWEEP_CACHE)
+            bounded_put(self._sweeps, sweep_key, pd.concat(rows, ignore_index=True), SWEEP_CACHE)
         return self._sweeps[sweep_key]
