@@ -49,6 +49,7 @@ from .report.sidebet_plots import plot_line_probabilities, plot_meter, plot_side
 from .report.streets import StreetReport, build_street_report
 from .report.tables import confidence_table, final_hands_table, return_table, rules_table, summary_table
 from .sidebets.bet import SideBet, SideBetError
+from .sidebets.curve import SideBetCurve, SideCurvePoint
 from .sidebets.floor import Wager, floor_figures, side_bet_wagers
 from .sidebets.progressive import Progressive, analyse_progressive, meter_returns
 from .sidebets.result import SideBetResult

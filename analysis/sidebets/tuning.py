@@ -2,10 +2,11 @@
 whole-number pays either side of it with their exact returns.
 
 A line paying ``p`` to 1 adds ``P(line) x p`` to the return while the decisions stay the
-same, so the exact pay is the root of that linear piece (for a forfeited bet played
-``joint`` the decisions move with the pay: the root is checked by playing at it, and the
-search continues on the new piece). The return never falls when a pay rises, so the whole
-numbers below and above the exact pay bracket the target.
+same, so the exact pay is the root of that straight line. For a forfeited bet played
+``joint`` the decisions move with the pay: the bet's exact curve
+(:class:`analysis.sidebets.curve.SideBetCurve`) gives the return at any pay by a search, and
+the root on its piece. The return never falls when a pay rises, so the whole numbers below
+and above the exact pay bracket the target.
 """
 
 from __future__ import annotations
@@ -19,11 +20,9 @@ import pandas as pd
 from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import NumberLike, as_bounds, as_fraction
 from analysis.sidebets.bet import SideBet, SideBetSpec
+from analysis.sidebets.curve import SideBetCurve
 from analysis.sidebets.result import SideBetResult
 from analysis.sidebets.returns import SideBetEngine
-
-#: Steps of the exact search before giving up (decisions keep changing).
-MAX_STEPS = 50
 
 
 def solve_side_bet(
@@ -53,20 +52,25 @@ def solve_side_bet(
     def play(pay: Fraction) -> SideBetResult:
         return bets.evaluate(bet.with_pays({vary: pay}, name=f"{bet.name} ({vary} {pay})"), stake, meter, strategy)
 
-    low, high = play(lo), play(hi)
-    if not low.exact.player_return <= target <= high.exact.player_return:
+    # a forfeited bet played joint moves the decisions with the pay: its exact curve answers at once
+    curve = SideBetCurve(bets, bet, vary, stake, meter) if bet.forfeit and strategy == "joint" else None
+
+    def side_return(pay: Fraction) -> Fraction:
+        return curve.at(pay).side_return if curve is not None else play(pay).exact.player_return
+
+    low, high = side_return(lo), side_return(hi)
+    if not low <= target <= high:
         raise InputError(
             f"target return {float(target):.4%} is out of reach: with {vary} paying {float(lo):g} to {float(hi):g} "
-            f"the return ranges from {float(low.exact.player_return):.4%} to {float(high.exact.player_return):.4%}"
+            f"the return ranges from {float(low):.4%} to {float(high):.4%}"
         )
-    exact, found = _root(play, bet.lines.index(line), target, low, lo, hi)
-    rows = {exact: found}
+    exact = curve.pay_for(target) if curve is not None else _root(play, bet.lines.index(line), target, play(lo), lo)
+    rows = {exact: side_return(exact)}
     for whole in {math.floor(exact), math.ceil(exact)}:
         if lo <= whole <= hi and Fraction(whole) not in rows:
-            rows[Fraction(whole)] = play(Fraction(whole))
+            rows[Fraction(whole)] = side_return(Fraction(whole))
     out = []
-    for pay, result in sorted(rows.items()):
-        r = result.exact.player_return
+    for pay, r in sorted(rows.items()):
         out.append(
             {
                 "line": vary,
@@ -83,21 +87,14 @@ def solve_side_bet(
 
 
 def _root(
-    play: Callable[[Fraction], SideBetResult],
-    index: int,
-    target: Fraction,
-    result: SideBetResult,
-    lo: Fraction,
-    hi: Fraction,
-) -> tuple[Fraction, SideBetResult]:
-    """The exact pay whose return is the target, starting from the piece of ``result``."""
-    pay = lo
-    for _ in range(MAX_STEPS):
-        p = Fraction(int(result.table["combinations"].iloc[index]), result.exact.total_combinations)
-        if p == 0:
-            raise InputError(f"line {result.bet.lines[index].name!r} never pays here: its pay cannot move the return")
-        root = min(max(pay + (target - result.exact.player_return) / p, lo), hi)
-        result, pay = play(root), root
-        if result.exact.player_return == target:
-            return pay, result
-    raise SolveError(f"no exact pay: the decisions keep changing near {float(pay)}")
+    play: Callable[[Fraction], SideBetResult], index: int, target: Fraction, result: SideBetResult, lo: Fraction
+) -> Fraction:
+    """The exact pay whose return is the target when the decisions stay put: the root of
+    the return's straight line through ``result`` (at pay ``lo``), checked by playing it."""
+    p = Fraction(int(result.table["combinations"].iloc[index]), result.exact.total_combinations)
+    if p == 0:
+        raise InputError(f"line {result.bet.lines[index].name!r} never pays here: its pay cannot move the return")
+    pay = lo + (target - result.exact.player_return) / p
+    if play(pay).exact.player_return != target:
+        raise SolveError(f"no exact pay: the return is not a straight line in the pay near {float(pay)}")
+    return pay
