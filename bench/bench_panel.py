@@ -5,7 +5,8 @@ report` builds it): from a changed value to the updated figures.
   the panel shows the whole result (figures, return table) from the flush pay's exact
   curve, medians of ``BENCH_REPEAT`` x 3 changes, beside the engine's full pass for the
   same tables (what every change cost before the curve); and the time to build a pay's
-  exact curve (one sort and one pass, the first drag of a new line).
+  exact curve (one sort and one pass, the first drag of a new line); a side bet's pay typed
+  in the side-bet tab until its figures from the bet's exact curve are on screen.
 * In the browser: the browser test (tests/test_app.py) starts ``casino-omaha app``, opens it
   in headless Chromium and times the app start (server launch to the first figures on the
   page) and each change of the flush pay (Enter pressed to the new house edge on the
@@ -57,12 +58,25 @@ def in_process() -> tuple[list[float], list[float], list[float]]:
         began = time.perf_counter()
         engine.decide(panel.table)
         full.append(time.perf_counter() - began)
+    panel.side_bet.value = "omaha-bad-beat"  # a forfeited bet: the joint strategy moves with its pays
+    panel.side_tab.line.value = "three_of_a_kind"
+    panel.side_tab.box.value = "16"  # its curve in that line built (and kept)
+    panel.wait()
+    side = []
+    for i in range(3 * REPEAT):
+        pay = 16 + Fraction(i % 5 + 1, 4)
+        began = time.perf_counter()
+        panel.side_tab.box.value = str(pay)
+        while panel.side_tab.point is None or panel.side_tab.point.pay != pay:  # set once on screen
+            time.sleep(0.0005)
+        side.append(time.perf_counter() - began)
+        panel.wait()
     panel.close()
-    return instant, full, builds
+    return instant, full, builds, side
 
 
 def main() -> None:
-    instant, times, builds = in_process()
+    instant, times, builds, side = in_process()
     print("tuning panel, Casino Omaha (store loaded):")
     print(
         f"  changed flush pay to the whole result (figures, return table) from its curve on screen: median "
@@ -76,6 +90,11 @@ def main() -> None:
     )
     built = ", ".join(f"{b:.2f} s" for b in builds)
     print(f"  a pay's exact curve built, the first drag of a line (flush, full house, royal flush): {built}")
+    print(
+        f"  Omaha Bad Beat's three-of-a-kind pay changed in the side-bet tab to its figures from the bet's exact "
+        f"curve on screen (the main figures stay as they are): median {1000 * statistics.median(side):.1f} ms "
+        f"(min {1000 * min(side):.1f}, max {1000 * max(side):.1f}, {len(side)} changes)"
+    )
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "test_app.py")],
         capture_output=True,

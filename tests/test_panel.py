@@ -175,6 +175,39 @@ def test_side_bets_of_the_game(panel, omaha, holdem):
     assert panel.wait(300) and "No side bet chosen" in panel.side.value
 
 
+def test_a_side_bet_pay_typed_and_dragged(panel, omaha):
+    """A forfeited bet's line: its figures from the bet's exact curve equal a joint evaluation
+    at that pay, and so does the full result below them; a bad pay keeps the last one."""
+    panel.game.value, panel.strategy.value = "casino-omaha", "optimal"
+    panel.side_bet.value = "omaha-bad-beat"
+    assert panel.wait(300)
+    tab = panel.side_tab
+    assert tab.line.value == "four_of_a_kind" and tab.box.value == "1000"
+    tab.line.value = "three_of_a_kind"
+    assert tab.box.value == "17" and tab.slider.value == 17
+    bets, bet = SideBetEngine(omaha[1], panel.table, panel.pays_on.value), tab.bet  # the main table as it is
+    for change in (lambda: setattr(tab.box, "value", "33/2"), lambda: setattr(tab.slider, "value", 20.5)):
+        change()
+        assert panel.wait(300)
+        pay = tab.pays["three_of_a_kind"]
+        want = bets.evaluate(bet.with_pays({"three_of_a_kind": pay}), strategy="joint")
+        got = tab.point
+        assert (got.pay, got.side_return, got.main_house_edge, got.call_rate) == (
+            pay,
+            want.exact.player_return,
+            want.main.exact.house_edge,
+            want.main.exact.call_rate,
+        )
+        assert f"<td class='tp-exact'>{want.exact.house_edge}</td>" in tab.figures.value
+        assert f"<td class='tp-exact'>{want.combined.house_edge}</td>" in panel.side.value
+        assert tab.plot.layout.visibility == "visible"
+    assert pay == Fraction(41, 2)
+    tab.box.value = "lots"
+    assert panel.wait(300) and "is not a pay" in tab.note.value and tab.pays["three_of_a_kind"] == pay
+    panel.side_bet.value = ""
+    assert panel.wait(300) and "No side bet chosen" in panel.side.value and tab.pays == {}
+
+
 def test_a_qualifier_gets_its_own_counts(panel, holdem):
     rules, engine = holdem
     panel.game.value = "casino-holdem"

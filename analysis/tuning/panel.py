@@ -10,7 +10,8 @@ optimal strategy its exact curve, every breakpoint drawn; the current table mark
 a pay's curve is drawn, dragging that pay takes the whole result from the curve (a search
 and one block of rows, about 10 ms): figures, return table and difference, exactly the
 engine pass's. Buttons solve the pay last changed for a target edge, save the table as CSV (what
-``--paytable`` reads) and write the full report.
+``--paytable`` reads) and write the full report. The side-bet tab plays a shipped side bet
+with the table, one of its lines at a pay to type or drag (:mod:`analysis.tuning.side_tab`).
 
 Changes coalesce on one worker thread (:class:`analysis.tuning.coalesce.LatestWorker`):
 while a table is computed only the newest change waits, and a sampled sweep (strategies
@@ -28,8 +29,7 @@ import base64
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from fractions import Fraction
 from html import escape
 from pathlib import Path
@@ -49,11 +49,12 @@ from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier, quali
 from analysis.parallel.options import RunOptions
 from analysis.report.build import REPORT_STRATEGIES, build_report
 from analysis.sidebets.bet import shipped_sidebets
-from analysis.sidebets.returns import SideBetEngine
 from analysis.strategy.registry import strategy_named
+from analysis.tuning.inputs import Quiet, slider_range, slider_text, typed_pay
+from analysis.tuning.side_tab import SideBetTab
 from analysis.tuning.sweeps import Sweeps
 from analysis.tuning.tuner import Tuner
-from analysis.tuning.view import difference_html, figures_html, return_table_html, side_bet_html, sweep_png
+from analysis.tuning.view import difference_html, error_html, figures_html, return_table_html, sweep_png
 
 if TYPE_CHECKING:
     from analysis.tuning.coalesce import LatestWorker
@@ -65,14 +66,6 @@ SWEEP_POINTS = 11
 #: The longest file name (without .csv) the save button writes.
 NAME_LENGTH = 64
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def slider_range(pay: Fraction) -> tuple[float, float]:
-    """(max, step) of a pay's slider: room to four times the starting pay, at least 0..10."""
-    top = max(10.0, 4 * float(pay))
-    if top <= 10:
-        return top, 0.05
-    return float(int(top)), 1.0 if top <= 200 else 5.0
 
 
 def parse_edge(text: str) -> Fraction:
@@ -143,7 +136,8 @@ class TuningPanel:
         self.computations = 0  # results computed for the screen (coalescing is tested on it)
         self.instant: GameResult | None = None  # the last result when it came from the focused pay's curve
         self._starts: dict[tuple[Rules, str, str], GameResult] = {}
-        self._syncing = False
+        self._shown: tuple[Any, ...] | None = None  # what the main figures on screen are of
+        self._sync = Quiet()  # widgets set by the panel itself (a box from its slider...) trigger nothing
         self.saved: Path | None = None  # the last CSV saved
         self.report_paths: tuple[Path, ...] | None = None  # the last report's files
         self._build(game, strategy, pays_on, variant_rules(game, rank, call_multiple), Path(out_dir))
@@ -190,7 +184,9 @@ class TuningPanel:
         self.status = w.HTML()
         self.status.add_class("tp-status")
         self.progress = w.IntProgress(description="counting", layout=w.Layout(visibility="hidden"))
-        self.figures, self.returns, self.difference, self.side = w.HTML(), w.HTML(), w.HTML(), w.HTML()
+        self.figures, self.returns, self.difference = w.HTML(), w.HTML(), w.HTML()
+        self.side_tab = SideBetTab(self.refresh)
+        self.side = self.side_tab.result  # the chosen bet's full result: figures and return table
         self.figures.add_class("tp-figures")
         self.plot = w.Image(format="png", layout=w.Layout(max_width="640px", visibility="hidden"))  # until drawn
         self.plot.add_class("tp-plot")
@@ -216,7 +212,7 @@ class TuningPanel:
                 self.message,
             ]
         )
-        tabs = w.Tab([self.returns, self.difference, self.side])
+        tabs = w.Tab([self.returns, self.difference, self.side_tab.widget])
         tabs.set_title(0, "return table")
         tabs.set_title(1, "against the starting table")
         tabs.set_title(2, "side bet")
@@ -234,14 +230,12 @@ class TuningPanel:
     # --- events (the widgets' thread) ----------------------------------------------------
 
     def _on_box(self, category: str, text: str) -> None:
-        if self._syncing:
+        if self._sync.on:
             return
         try:
-            pay = as_fraction(text)
-            if pay < 0:
-                raise ValueError
-        except (ValueError, ZeroDivisionError):
-            self.notes[category].value = _error(f"{text!r} is not a pay: give a number >= 0 such as 2, 1.5 or 3/2")
+            pay = typed_pay(text)
+        except ValueError as e:
+            self.notes[category].value = error_html(str(e))
             self.refresh()  # shows the message; the last good result stays
             return
         self.notes[category].value = ""
@@ -253,9 +247,9 @@ class TuningPanel:
         self.refresh()
 
     def _on_slider(self, category: str, value: float) -> None:
-        if self._syncing:
+        if self._sync.on:
             return
-        text = f"{round(value, 6):f}".rstrip("0").rstrip(".")  # the slider's float, as the decimal it stands for
+        text = slider_text(value)
         with self._sync():
             self.boxes[category].value = text
         self.notes[category].value = ""
@@ -269,21 +263,14 @@ class TuningPanel:
                 self.qualifier.value = qualifier_text(own.qualifier_rank)
                 self.call_multiple.value = own.call_multiple
                 self.side_bet.options, self.side_bet.value = side_bet_choices(change["new"]), ""
-        if not self._syncing:
+        if change["owner"] is self.game or change["owner"] is self.side_bet:
+            self.side_tab.choose(self.side_bet.value)
+        if not self._sync.on:
             self.refresh()
 
     def _focus(self, category: str) -> None:
         self.focus = category
         self.solve.description = f"solve the {category.replace('_', ' ')} pay"
-
-    @contextmanager
-    def _sync(self) -> Iterator[None]:
-        """Widgets set by the panel itself (a box from its slider...) trigger no recomputation."""
-        self._syncing = True
-        try:
-            yield
-        finally:
-            self._syncing = False
 
     # --- requests ------------------------------------------------------------------------
 
@@ -349,10 +336,14 @@ class TuningPanel:
     def _compute(self) -> None:
         table, problem = self.current()
         if table is None:
-            self._status(_error(f"{problem}: the figures below are for the last good table"), html=True)
+            self._status(error_html(f"{problem}: the figures below are for the last good table"), html=True)
             return
         rules, strategy, pays_on = self.rules(), self.strategy.value, self.pays_on.value
         engine = self._engine(rules)
+        main_key = (rules, strategy, pays_on, self.focus, table.name, tuple(sorted(table.pays.items())))
+        if main_key == self._shown and self.result is not None:  # as on screen (a side-bet pay changed)
+            self.side_tab.show(engine, table, self.result, self.worker.superseded)
+            return
         began = time.perf_counter()
         # the dragged pay's exact curve gives the whole result at once; else the engine's pass
         result = self.sweeps.result(rules, table, self.focus, pays_on) if strategy == "optimal" else None
@@ -374,42 +365,34 @@ class TuningPanel:
         if key not in self._starts:
             self._starts[key] = engine.decide(self.start, strategy_named(strategy), pays_on)
         self.difference.value = difference_html(self.start, table, self._starts[key], result)
-        self._draw_sweep(engine, table, result)
-        self._show_side_bet(engine, table, result)
-
-    def _show_side_bet(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> None:
-        """The chosen side bet played with this table (after the main figures: a forfeited
-        bet re-optimises the main game, which takes seconds)."""
-        name = self.side_bet.value
-        if not name:
-            self.side.value = f"<div>No side bet chosen: pick one of those that ship for {engine.rules.name}.</div>"
-        elif not self.worker.superseded():
-            # a forfeited bet re-optimises the main game with it (joint) only when the main game plays optimally
-            joint = "joint" if result.strategy == "optimal" else "separate"
-            bets = SideBetEngine(engine, table, result.pays_on, main=result)
-            self.side.value = side_bet_html(bets.evaluate(name, strategy=joint))
+        if self._draw_sweep(engine, table, result):
+            self._shown = main_key
+        self.side_tab.show(engine, table, result, self.worker.superseded)
 
     def sweep_frame(self, engine: ReturnEngine, table: PayTable, strategy: str, pays_on: str) -> pd.DataFrame | None:
         """The house edge against the focused pay (see :class:`analysis.tuning.sweeps.Sweeps`)."""
         c = self.focus
         return self.sweeps.frame(engine, table, c, self.sliders[c].max, strategy, pays_on, self.worker.superseded)
 
-    def _draw_sweep(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> None:
+    def _draw_sweep(self, engine: ReturnEngine, table: PayTable, result: GameResult) -> bool:
+        """Draw the sweep of the focused pay; False when a newer change stopped it."""
         frame = self.sweep_frame(engine, table, result.strategy, result.pays_on)
-        if frame is not None:
-            c = self.focus
-            self.plot.value = sweep_png(frame, c, table.pays[c], result.exact.house_edge, result.strategy)
-            self.plot.layout.visibility = "visible"
+        if frame is None:
+            return False
+        c = self.focus
+        self.plot.value = sweep_png(frame, c, table.pays[c], result.exact.house_edge, result.strategy)
+        self.plot.layout.visibility = "visible"
+        return True
 
     def _solve(self) -> None:
         table, problem = self.current()
         if table is None:
-            self._say(_error(f"cannot solve: {problem}"))
+            self._say(error_html(f"cannot solve: {problem}"))
             return
         try:
             target = parse_edge(self.target.value)
         except (ValueError, ZeroDivisionError):
-            self._say(_error(f"target edge {self.target.value!r} is not a number (e.g. 2%, 0.02 or 1/50)"))
+            self._say(error_html(f"target edge {self.target.value!r} is not a number (e.g. 2%, 0.02 or 1/50)"))
             return
         c, rules = self.focus, self.rules()
         self._say(f"solving the {c.replace('_', ' ')} pay for a house edge of {float(target):.4%} ...")
@@ -418,7 +401,7 @@ class TuningPanel:
                 target, vary=c, bounds=(0, self.sliders[c].max), base=table
             )
         except ValueError as e:
-            self._say(_error(str(e)))
+            self._say(error_html(str(e)))
             return
         pay = found["exact_pays"].iloc[0][c]
         self._say(
@@ -430,7 +413,7 @@ class TuningPanel:
     def _save(self) -> None:
         table, problem = self.current()
         if table is None:
-            self._say(_error(f"not saved: {problem}"))
+            self._say(error_html(f"not saved: {problem}"))
             return
         folder = Path(self.csv_path.value).expanduser()
         folder.mkdir(parents=True, exist_ok=True)
@@ -450,7 +433,7 @@ class TuningPanel:
     def _write(self) -> None:
         table, problem = self.current()
         if table is None:
-            self._say(_error(f"no report: {problem}"))
+            self._say(error_html(f"no report: {problem}"))
             return
         strategy = self.strategy.value if self.strategy.value in REPORT_STRATEGIES else "optimal"
         self._say("writing the full report (every table and plot; about 10 s) ...")
@@ -471,15 +454,11 @@ def side_bet_choices(game: str) -> list[tuple[str, str]]:
     return [("none", "")] + [(n, n) for n in shipped_sidebets(game)]
 
 
-def _error(text: str) -> str:
-    return f"<span style='color:#b2182b'>{escape(text)}</span>"
-
-
 def _worker(panel: TuningPanel) -> LatestWorker:
     from analysis.tuning.coalesce import LatestWorker
 
     def show(error: BaseException) -> None:
-        panel._say(_error(f"{type(error).__name__}: {error}; the last good result stays"))
+        panel._say(error_html(f"{type(error).__name__}: {error}; the last good result stays"))
 
     return LatestWorker("tuning-panel", on_error=show)
 

@@ -14,12 +14,15 @@ from html import escape
 
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from analysis.engine.result import GameResult
 from analysis.engine.statistics import ExactFigures
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
 from analysis.report.plots import plot_sweep, png
+from analysis.sidebets.bet import SideBet
+from analysis.sidebets.curve import SideCurvePoint
 from analysis.sidebets.result import SideBetResult
 
 #: (key, label, unit) of the figures the panel shows, in order.
@@ -112,6 +115,58 @@ def side_bet_html(r: SideBetResult) -> str:
         f"</table><br><table class='tp-table tp-side-lines'><tr><th>line</th><th>pays</th><th>deals</th>"
         f"<th>probability</th><th>1 in</th><th>contribution</th></tr>{lines}</table>"
     )
+
+
+def side_curve_html(bet: SideBet, line: str, point: SideCurvePoint) -> str:
+    """A forfeited bet's figures at one pay of ``line``, from its exact curve (joint
+    strategy): the side bet's, the main game's and the two together, each exact."""
+    rows = [
+        ("side bet house edge", point.side_house_edge, "per unit staked"),
+        ("side bet return", point.side_return, "per unit staked"),
+        ("main game house edge", point.main_house_edge, "per ante"),
+        ("call rate", point.call_rate, "of hands"),
+        ("main game and side bet", point.combined_house_edge, "per hand, in antes"),
+        ("main game and side bet", point.combined_per_unit_wagered, "per unit wagered"),
+    ]
+    figures = "".join(
+        f"<tr><td>{label}</td><td class='tp-curve-{i}'>{float(x):.6%}</td><td>{unit}</td>"
+        f"<td class='tp-exact'>{escape(str(x))}</td></tr>"
+        for i, (label, x, unit) in enumerate(rows)
+    )
+    return (
+        f"{STYLE}<div><b>{escape(bet.name)}</b> with {escape(line.replace('_', ' '))} paying "
+        f"<b>{escape(str(point.pay))}</b>: from the bet's exact curve in that pay (joint strategy)</div>"
+        f"<table class='tp-table tp-side-curve'><tr><th>figure</th><th>value</th><th></th><th>exact</th></tr>"
+        f"{figures}</table>"
+    )
+
+
+def side_curve_png(frame: pd.DataFrame, line: str, point: SideCurvePoint) -> bytes:
+    """A forfeited bet's return and the combined house edge against one line's pay (every
+    breakpoint of its exact curve), the current pay marked."""
+    fig = Figure(figsize=(6, 3.6))
+    ax = fig.subplots()
+    x = frame.columns[0]
+    ax.plot(frame[x], frame["side bet return"], color="#2166ac", label="side bet return (per unit staked)")
+    ax.plot(frame[x], frame["combined house edge per hand"], color="#b2182b", label="house edge, both bets (per hand)")
+    ax.plot([float(point.pay)], [float(point.side_return)], marker="*", markersize=16, color="#d6604d", ls="")
+    ax.annotate(
+        f"now: {float(point.pay):g} -> return {float(point.side_return):.4%}",
+        (float(point.pay), float(point.side_return)),
+        textcoords="offset points",
+        xytext=(8, -14),
+        color="#d6604d",
+    )
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(f"{line.replace('_', ' ')} pays (to 1)")
+    ax.legend(fontsize=8)
+    ax.set_title(f"side bet against the {line.replace('_', ' ')} pay (exact curve, joint strategy)")
+    return png(fig)
+
+
+def error_html(text: str) -> str:
+    """A message in red, escaped."""
+    return f"<span style='color:#b2182b'>{escape(text)}</span>"
 
 
 def difference_frames(
