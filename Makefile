@@ -48,11 +48,15 @@ lint: setup
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
+# the suite on two worker processes (pytest-xdist), a test handed to whichever is free:
+# the stores and result folders the tests share are written under their locks
+PYTEST := $(BIN)/python -m pytest -n 2 --dist worksteal
+
 test: setup browser lint
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 test-fast: setup
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 # execute every notebook top to bottom; executed copies land in reports/notebooks/
 notebooks: setup
