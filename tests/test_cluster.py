@@ -94,11 +94,11 @@ def test_scheduler_and_workers_killed_mid_run_give_the_local_checksum(tmp_path, 
         cluster.client.wait_for_workers(2, timeout=60)
         victim = workers[1]
         victim_address = next(a for a, w in cluster.client.scheduler_info()["workers"].items() if w["name"] == "w1")
-        real_write = OutcomeStore.write_shard
+        real_write = OutcomeStore.write_shard_bytes
         killed = []
 
-        def write_then_kill(self, i, sc):
-            real_write(self, i, sc)
+        def write_then_kill(self, i, data, **fields):
+            real_write(self, i, data, **fields)
             if not killed:  # on the first result: kill the second worker while it holds a shard
                 deadline = time.monotonic() + 10
                 while not cluster.client.processing().get(victim_address) and time.monotonic() < deadline:
@@ -106,7 +106,7 @@ def test_scheduler_and_workers_killed_mid_run_give_the_local_checksum(tmp_path, 
                 killed.append(bool(cluster.client.processing().get(victim_address)))
                 victim.kill()
 
-        monkeypatch.setattr(OutcomeStore, "write_shard", write_then_kill)
+        monkeypatch.setattr(OutcomeStore, "write_shard_bytes", write_then_kill)
         remote = runs.ensure_store(rules, RunOptions(root=tmp_path / "remote", cluster=cluster, progress=False))
         assert killed == [True] and victim.wait(timeout=10) == -signal.SIGKILL
         assert len(cluster.client.scheduler_info()["workers"]) == 1

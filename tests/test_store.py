@@ -115,6 +115,31 @@ def test_engine_of_a_store_is_the_engine_of_its_counts(small, tmp_path, monkeypa
     assert again.decide(None, STRATEGIES["simple"]).exact == memory.decide(None, STRATEGIES["simple"]).exact
 
 
+def test_shards_written_as_a_cluster_hands_them_over_and_an_error_midway(small, tmp_path, monkeypatch):
+    """The cluster's writer encodes on two threads and keeps each shard here in the order
+    it came; an encoding that fails stops the run, the shards kept before it stay sound,
+    and the next run counts only the rest, to the checksum of a run in this process."""
+    counts = {i: count_flops(small, classes) for i, classes in enumerate(shard_plan(small))}
+    store = OutcomeStore.for_rules(small, tmp_path)
+    with runs._ShardWriter(store, 2) as writer:
+        for i in (4, 2, 0):
+            writer.put(i, counts[i])
+    assert store.done() == {0, 2, 4} and store.verify() == [1, 3]
+    real = OutcomeStore.encode_shard
+    monkeypatch.setattr(OutcomeStore, "encode_shard", lambda self, sc: 1 / 0 if sc is counts[3] else real(self, sc))
+    with pytest.raises(ZeroDivisionError), runs._ShardWriter(store, 2) as writer:
+        for i in (1, 3):
+            writer.put(i, counts[i])
+    assert store.done() == {0, 1, 2, 4} and not list(tmp_path.rglob(".shard-*"))
+    monkeypatch.setattr(OutcomeStore, "encode_shard", real)
+    computed = []
+    real_run = runs.run
+    monkeypatch.setattr(runs, "run", lambda prepared, *a: computed.append(1) or real_run(prepared, *a))
+    resumed = runs.ensure_store(small, RunOptions(root=tmp_path, progress=False))
+    fresh = runs.ensure_store(small, RunOptions(root=tmp_path / "fresh", progress=False))
+    assert len(computed) == 1 + 5 and resumed.checksum == fresh.checksum
+
+
 def figures(store):
     result = ReturnEngine.from_store(store).decide("madrid", "optimal")
     return result.exact

@@ -8,8 +8,9 @@ it, dask's handshake included, takes at most :data:`CONNECT_TIMEOUT`), or by def
 ``LocalCluster`` of one single-threaded worker process per core, listening on 127.0.0.1
 only. :func:`run_shards` submits the shards, shows progress, and hands each result to the
 caller *in this process* as it arrives, so that the caller writes it (atomically, with its
-checksum) before the next one: a killed run loses no finished shard, and a shard whose
-worker dies is simply run again by the scheduler on another worker. Each shard's result
+checksum): a killed run loses only the shards not yet written (an outcome store's writer
+holds at most one a thread), and a shard whose worker dies is simply run again by the
+scheduler on another worker. Each shard's result
 depends on the shard alone, so a run's results are the same for any number of workers and
 any completion order.
 

@@ -39,6 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from math import ceil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -196,8 +197,14 @@ class OutcomeStore(ShardFolder):
     # --- writing ----------------------------------------------------------------------
 
     def write_shard(self, i: int, sc: StateCounts) -> None:
-        """Write shard ``i`` (parquet, zstd, page checksums; plain encoding: the counts are
-        too varied for dictionaries, which cost a third of the writing for nothing)."""
+        """Write shard ``i`` (see :meth:`encode_shard`)."""
+        data, fields = self.encode_shard(sc)
+        self.write_shard_bytes(i, data, **fields)
+
+    def encode_shard(self, sc: StateCounts) -> tuple[bytes, dict[str, Any]]:
+        """A shard's file (parquet, zstd, page checksums; plain encoding: the counts are too
+        varied for dictionaries, which cost a third of the writing for nothing) and its
+        manifest fields, for :meth:`write_shard_bytes`. Changes nothing: any thread may call it."""
         k = sc.hole.shape[1]
         cols = _columns(sc)
         names = [f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)] + ["weight"]
@@ -213,8 +220,7 @@ class OutcomeStore(ShardFolder):
             row_group_size=ROW_GROUP,
             use_dictionary=False,
         )
-        data = sink.getvalue().to_pybytes()
-        self.write_shard_bytes(i, data, rows=len(sc), weight=int(sc.weight.sum()), sha256=_digest(cols))
+        return sink.getvalue().to_pybytes(), {"rows": len(sc), "weight": int(sc.weight.sum()), "sha256": _digest(cols)}
 
     def finish(self, elapsed: float) -> None:
         shards = self.manifest["shards"]
