@@ -10,9 +10,8 @@ only. :func:`run_shards` submits the shards, shows progress, and hands each resu
 caller *in this process* as it arrives, so that the caller writes it (atomically, with its
 checksum): a killed run loses only the shards not yet written (an outcome store's writer
 holds at most one a thread), and a shard whose worker dies is simply run again by the
-scheduler on another worker. Each shard's result
-depends on the shard alone, so a run's results are the same for any number of workers and
-any completion order.
+scheduler on another worker. Each shard's result depends on the shard alone, so a run's
+results are the same for any number of workers and any completion order.
 
 Without a cluster (``cluster=None``) the same shards run one after the other in this
 process, each on ``threads`` threads of the compiled kernels. A script that starts a
