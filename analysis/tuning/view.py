@@ -52,24 +52,31 @@ def exact_text(key: str, exact: ExactFigures) -> str:
     return f"sqrt({exact.variance})" if key == "std_dev" else str(getattr(exact, key))
 
 
+def figure_table(rows: list[tuple[str, str, str, str, str]], kind: str = "", named_exact: bool = False) -> str:
+    """A table of figures, a row each: (label, the value cell's class, the decimal, the unit,
+    the exact value); ``named_exact``: the exact cell also has the value's class with ``-exact``."""
+    cells = "".join(
+        f"<tr><td>{label}</td><td class='{cls}'>{value}</td><td>{unit}</td>"
+        f"<td class='tp-exact{f' {cls}-exact' if named_exact else ''}'>{escape(exact)}</td></tr>"
+        for label, cls, value, unit, exact in rows
+    )
+    return (
+        f"<table class='tp-table{' ' + kind if kind else ''}'><tr><th>figure</th><th>value</th><th></th>"
+        f"<th>exact</th></tr>{cells}</table>"
+    )
+
+
 def figures_html(result: GameResult) -> str:
     """House edge, element of risk, call rate, SD and hit frequency, each with its exact
     value; every value cell has the class ``tp-<key>`` (the browser test reads it)."""
     e = result.exact
-    rows = "".join(
-        f"<tr><td>{label}</td><td class='tp-{key}'>{decimal_text(key, e)}</td><td>{unit}</td>"
-        f"<td class='tp-exact tp-{key}-exact'>{escape(exact_text(key, e))}</td></tr>"
-        for key, label, unit in FIGURES
-    )
+    rows = [(label, f"tp-{key}", decimal_text(key, e), unit, exact_text(key, e)) for key, label, unit in FIGURES]
     head = (
         f"<b>{escape(result.rules.name)}</b>, pay table <b>{escape(result.paytable.name)}</b> paid on the "
         f"{result.pays_on}, {escape(result.strategy)} strategy; {escape(result.rules.qualifier_phrase)}, "
         f"call bet {result.rules.call_multiple}x the ante; {e.total_combinations:,} deals"
     )
-    return (
-        f"{STYLE}<div>{head}</div><table class='tp-table'><tr><th>figure</th><th>value</th><th></th>"
-        f"<th>exact</th></tr>{rows}</table>"
-    )
+    return f"{STYLE}<div>{head}</div>{figure_table(rows, named_exact=True)}"
 
 
 def return_table_html(result: GameResult) -> str:
@@ -96,10 +103,9 @@ def side_bet_html(r: SideBetResult) -> str:
         ("main game and side bet", f"{float(c.house_edge):.6%}", "per hand, in antes", c.house_edge),
         ("call rate", f"{float(r.main.exact.call_rate):.6%}", "of hands", r.main.exact.call_rate),
     ]
-    figures = "".join(
-        f"<tr><td>{label}</td><td class='tp-side-{i}'>{value}</td><td>{unit}</td>"
-        f"<td class='tp-exact'>{escape(str(exact))}</td></tr>"
-        for i, (label, value, unit, exact) in enumerate(rows)
+    figures = figure_table(
+        [(label, f"tp-side-{i}", value, unit, str(exact)) for i, (label, value, unit, exact) in enumerate(rows)],
+        "tp-side",
     )
     played = f"{r.strategy} strategy" if r.bet.forfeit else "the main game's strategy"
     t = r.table
@@ -111,8 +117,7 @@ def side_bet_html(r: SideBetResult) -> str:
     forfeit = "lost when the player folds" if r.bet.forfeit else "settled whether he calls or folds"
     return (
         f"{STYLE}<div>side bet <b>{escape(r.bet.name)}</b> ({escape(r.bet.kind)}, {forfeit}), {played}</div>"
-        f"<table class='tp-table tp-side'><tr><th>figure</th><th>value</th><th></th><th>exact</th></tr>{figures}"
-        f"</table><br><table class='tp-table tp-side-lines'><tr><th>line</th><th>pays</th><th>deals</th>"
+        f"{figures}<br><table class='tp-table tp-side-lines'><tr><th>line</th><th>pays</th><th>deals</th>"
         f"<th>probability</th><th>1 in</th><th>contribution</th></tr>{lines}</table>"
     )
 
@@ -128,16 +133,13 @@ def side_curve_html(bet: SideBet, line: str, point: SideCurvePoint) -> str:
         ("main game and side bet", point.combined_house_edge, "per hand, in antes"),
         ("main game and side bet", point.combined_per_unit_wagered, "per unit wagered"),
     ]
-    figures = "".join(
-        f"<tr><td>{label}</td><td class='tp-curve-{i}'>{float(x):.6%}</td><td>{unit}</td>"
-        f"<td class='tp-exact'>{escape(str(x))}</td></tr>"
-        for i, (label, x, unit) in enumerate(rows)
+    figures = figure_table(
+        [(label, f"tp-curve-{i}", f"{float(x):.6%}", unit, str(x)) for i, (label, x, unit) in enumerate(rows)],
+        "tp-side-curve",
     )
     return (
         f"{STYLE}<div><b>{escape(bet.name)}</b> with {escape(line.replace('_', ' '))} paying "
-        f"<b>{escape(str(point.pay))}</b>: from the bet's exact curve in that pay (joint strategy)</div>"
-        f"<table class='tp-table tp-side-curve'><tr><th>figure</th><th>value</th><th></th><th>exact</th></tr>"
-        f"{figures}</table>"
+        f"<b>{escape(str(point.pay))}</b>: from the bet's exact curve in that pay (joint strategy)</div>{figures}"
     )
 
 
