@@ -24,7 +24,7 @@ from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 from analysis.model.paytable import PayTable
 from analysis.sidebets.bet import SideBet
-from analysis.sidebets.curve import SideBetCurve
+from analysis.sidebets.curve import SideBetCurve, SideCurvePoint
 from analysis.sidebets.returns import SideBetEngine
 from analysis.tuning.inputs import Quiet, bounded_put, slider_range, slider_text, typed_pay
 from analysis.tuning.view import error_html, side_bet_html, side_curve_html, side_curve_png
@@ -55,7 +55,7 @@ class SideBetTab:
         )
         self.bet: SideBet | None = None
         self.pays: dict[str, Fraction] = {}  # the lines' pays as changed here
-        self.point: Any = None
+        self.point: SideCurvePoint | None = None
         self._curves: dict[tuple[Any, ...], SideBetCurve | None] = {}  # None: refused (too wide)
         self._sync, self._on_change = Quiet(), on_change
         self.line.observe(lambda _: self._show_pay(), "value")

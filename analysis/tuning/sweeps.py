@@ -35,9 +35,8 @@ class Sweeps:
 
     def __init__(self, points: int) -> None:
         self.points = points
-        self._curves: dict[tuple[Any, ...], PayCurve] = {}
+        self._curves: dict[tuple[Any, ...], PayCurve | None] = {}  # None: refused (too wide), swept instead
         self._sweeps: dict[tuple[Any, ...], pd.DataFrame] = {}
-        self._too_wide: dict[tuple[Any, ...], bool] = {}  # optimal curves refused: swept instead
 
     def result(self, rules: Rules, table: PayTable, category: str, pays_on: str) -> GameResult | None:
         """The optimal result of ``table`` from ``category``'s curve, when it was drawn at
@@ -60,13 +59,15 @@ class Sweeps:
         strategy (when the other pays' denominators let its sums stay in 64 bits), else
         ``points`` engine passes; None when ``superseded()`` stops a sweep."""
         key = (engine.rules, pays_on, category, _others(table, category))
-        if strategy == "optimal" and key not in self._curves and key not in self._too_wide:
+        if strategy == "optimal" and key not in self._curves:
             try:
-                bounded_put(self._curves, key, PayCurve(engine, table, category, pays_on), CURVE_CACHE)
+                made: PayCurve | None = PayCurve(engine, table, category, pays_on)
             except InputError:  # pays beyond the curve's 64-bit sums (an exact solve's fraction): sampled
-                bounded_put(self._too_wide, key, True, CURVE_CACHE)
-        if strategy == "optimal" and key in self._curves:
-            pays, edges = self._curves[key].breakpoints(0.0, float(top))
+                made = None
+            bounded_put(self._curves, key, made, CURVE_CACHE)
+        curve = self._curves.get(key) if strategy == "optimal" else None
+        if curve is not None:
+            pays, edges = curve.breakpoints(0.0, float(top))
             return pd.DataFrame({category: pays, "house_edge": edges})
         sweep_key = (engine.rules, strategy, pays_on, category, top, _others(table, category))
         if sweep_key not in self._sweeps:
