@@ -377,6 +377,25 @@ def test_a_game_file_names_the_key_it_cannot_use():
         load_game("nope")
 
 
+@pytest.mark.parametrize(
+    ("table", "key", "known"),
+    [
+        ("cards", "suit", "hand, hole, ranks, suits"),
+        ("cards", "board", "hand, hole, ranks, suits"),
+        ("cards", "jokers", "hand, hole, ranks, suits"),
+        ("dealer", "opens", "qualifier"),
+        ("ante", "pay", "dealer_not_qualifying, pays"),
+        ("play", "pays", "dealer_not_qualifying"),
+    ],
+)
+def test_a_key_a_table_does_not_know_is_refused_by_name(table, key, known):
+    # a misspelt key used to be ignored, and the file's game solved without it
+    bad = doc()
+    bad.setdefault(table, {})[key] = "cd"
+    with pytest.raises(InputError, match=rf"g.toml: \[{table}\] has unknown keys '{key}' \(known: {known}\)"):
+        game_from_document(bad, "g.toml")
+
+
 def test_shipped_files_are_the_presets():
     for name, rules in PRESETS.items():
         assert load_game(name).rules == rules

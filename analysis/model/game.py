@@ -21,7 +21,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 from analysis.model.paytable import PayTable
-from analysis.model.rules import GAMES_DIR, Rules, parse_qualifier, rules_from_document, tomllib
+from analysis.model.rules import GAMES_DIR, Rules, game_table, parse_qualifier, rules_from_document, tomllib
 
 #: The streets at which a game may ask for a decision, in play order.
 STREETS = ("preflop", "flop", "river")
@@ -173,18 +173,18 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
         )
     streets = {s: _options(betting.get(s, []), f"{where}: [betting] {s}") for s in STREETS}
     _check_structure(streets, where)
-    ante = _section(doc, "ante", where, {"pays", "dealer_not_qualifying"})
+    ante = game_table(doc, "ante", where, {"pays", "dealer_not_qualifying"}, required=False)
     ante_pays = _ante_pays(ante.get("pays", "even"), f"{where}: [ante] pays")
     ante_nq = _choice(
         ante.get("dealer_not_qualifying", "push"), ("push", "pays"), f"{where}: [ante] dealer_not_qualifying"
     )
-    play = _section(doc, "play", where, {"dealer_not_qualifying"})
+    play = game_table(doc, "play", where, {"dealer_not_qualifying"}, required=False)
     play_nq = _choice(
         play.get("dealer_not_qualifying", "push"), ("push", "action"), f"{where}: [play] dealer_not_qualifying"
     )
     blind = None
     if "blind" in doc:
-        section = _section(doc, "blind", where, {"pays"})
+        section = game_table(doc, "blind", where, {"pays"})
         blind = Blind(_pays(section.get("pays"), f"{where}: [blind] pays"))
     game = GameSpec(
         name=rules.name,
@@ -233,15 +233,6 @@ def _check_structure(streets: Mapping[str, tuple[Option, ...]], where: str) -> N
         raise InputError(
             f"{where}: [betting] river: at most {MAX_RIVER_OPTIONS} options (the kernel decides among them)"
         )
-
-
-def _section(doc: Mapping[str, Any], key: str, where: str, allowed: set[str]) -> Mapping[str, Any]:
-    value = doc.get(key, {})
-    if not isinstance(value, dict):
-        raise InputError(f"{where}: [{key}] must be a table")
-    if set(value) - allowed:
-        raise InputError(f"{where}: [{key}] knows only {', '.join(sorted(allowed))}")
-    return value
 
 
 def _choice(value: object, allowed: tuple[str, ...], where: str) -> str:

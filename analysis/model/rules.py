@@ -189,7 +189,7 @@ def rules_from_document(doc: Mapping[str, Any], where: str, call_multiple: int =
     name = doc.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", name):
         raise InputError(f"{where}: 'name' must be a lower-case name of letters, digits and '-' (at most 40)")
-    cards = _table(doc, "cards", where)
+    cards = game_table(doc, "cards", where, {"hole", "hand", "ranks", "suits"})
     hole = cards.get("hole")
     if isinstance(hole, bool) or hole not in (2, 3):
         raise InputError(f"{where}: [cards] hole must be 2 or 3 (the hole cards of player and dealer), not {hole!r}")
@@ -200,7 +200,7 @@ def rules_from_document(doc: Mapping[str, Any], where: str, call_multiple: int =
     for key, text, allowed in (("ranks", ranks, RANKS), ("suits", suits, SUITS)):
         if not isinstance(text, str) or not text or set(text) - set(allowed) or len(set(text)) != len(text):
             raise InputError(f"{where}: [cards] {key} must be distinct letters of {allowed!r}, not {text!r}")
-    dealer = _table(doc, "dealer", where)
+    dealer = game_table(doc, "dealer", where, {"qualifier"})
     qualifier = dealer.get("qualifier")
     if not isinstance(qualifier, str):
         raise InputError(f"{where}: [dealer] qualifier must be a rank (a pair of it or better) or 'none'")
@@ -211,10 +211,22 @@ def rules_from_document(doc: Mapping[str, Any], where: str, call_multiple: int =
         raise InputError(f"{where}: {e}") from None
 
 
-def _table(doc: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
-    value = doc.get(key)
-    if not isinstance(value, dict):
+def game_table(
+    doc: Mapping[str, Any], key: str, where: str, known: set[str], required: bool = True
+) -> Mapping[str, Any]:
+    """A table of a game file (an optional one missing is empty); a key it does not know is
+    refused, not ignored: a misspelt key would solve another game than the file meant."""
+    value = doc.get(key, None if required else {})
+    if value is None:
         raise InputError(f"{where}: the table [{key}] is missing")
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: [{key}] must be a table")
+    unknown = sorted(set(value) - known)
+    if unknown:
+        raise InputError(
+            f"{where}: [{key}] has unknown keys {', '.join(shown(k) for k in unknown)} "
+            f"(known: {', '.join(sorted(known))})"
+        )
     return value
 
 
