@@ -20,17 +20,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from math import comb
 from pathlib import Path
 from typing import Any, Protocol
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
@@ -230,27 +224,6 @@ def game_table(
     return value
 
 
-def _single_call(doc: Mapping[str, Any]) -> int | None:
-    """The call bet of a game with one decision, at the flop, between folding and one bet
-    (what the return engine plays); None for any other game."""
-    betting = doc.get("betting", {})
-    flop = betting.get("flop", [])
-    if set(betting) != {"flop"} or len(flop) != 2 or flop[0] != "fold" or "blind" in doc:
-        return None
-    match = re.fullmatch(r"bet ([1-9])", str(flop[1]))
-    return int(match.group(1)) if match else None
-
-
-def _shipped() -> dict[str, Rules]:
-    out = {}
-    for path in sorted(GAMES_DIR.glob("*.toml"), key=lambda p: p.name != "casino-omaha.toml"):
-        doc = tomllib.loads(path.read_text())
-        call = _single_call(doc)
-        if call is not None:
-            out[doc["name"]] = rules_from_document(doc, path.name, call)
-    return out
-
-
 def qualifier_text(rank: int | None) -> str:
     """``"none"`` or the pair's rank with an s: ``"7s"``, ``"As"``."""
     return "none" if rank is None else f"{RANKS[rank]}s"
@@ -299,5 +272,30 @@ def preset(name: str) -> Rules:
         raise InputError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}") from None
 
 
+class _Presets(Mapping[str, Rules]):
+    """The shipped games the one-decision engine plays, by name (Casino Omaha first), read
+    from their game files on first use: :attr:`analysis.model.game.GameSpec.single_decision`
+    is the one rule that decides which (game.py imports this module, hence the late import)."""
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Rules] | None = None
+
+    def _load(self) -> dict[str, Rules]:
+        if self._rules is None:
+            from analysis.model.game import single_decision_rules
+
+            self._rules = single_decision_rules()
+        return self._rules
+
+    def __getitem__(self, name: str) -> Rules:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
 #: The shipped single-decision games, by name (Casino Omaha first): what the return engine plays.
-PRESETS = _shipped()
+PRESETS: Mapping[str, Rules] = _Presets()
