@@ -474,7 +474,7 @@ def test_solve_and_games_commands(cli, tmp_path):
     path.write_text(SMALL_GAME)
     exact = solve_streets(game_from_document(doc(), "x"), RunOptions(root=tmp_path / "api"))
     out = cli("solve", "--game", path, "--format", "json", "--no-progress", "--store", tmp_path / "cli").json()
-    assert Fraction(out["house edge (per ante)"]) == exact.house_edge
+    assert Fraction(out["house_edge_exact"]) == exact.house_edge
     assert out["deals"] == exact.total
     assert out["decisions"] == {f"{s}: {o}": n for (s, o), n in exact.decisions.items()}
     changed = cli(
@@ -484,7 +484,7 @@ def test_solve_and_games_commands(cli, tmp_path):
         game_from_document(doc(), "x").with_blind({"straight": 2}).with_qualifier("none"),
         RunOptions(root=tmp_path / "api"),
     )
-    assert Fraction(changed.json()["house edge (per ante)"]) == what_if.house_edge != exact.house_edge
+    assert Fraction(changed.json()["house_edge_exact"]) == what_if.house_edge != exact.house_edge
     bad = cli("solve", "--game", path, "--blind", "flush")
     assert bad.returncode == 2 and "--blind 'flush': give CATEGORY=PAYS" in bad.stderr
     games = cli("games", "--format", "json").json()
