@@ -247,6 +247,42 @@ def test_help_states_the_default_ratio(cli):
     assert r.returncode == 0 and f"default {DROP_TO_HANDLE})" in " ".join(r.stdout.split())
 
 
+def test_the_funnel_plot_names_every_table_legibly():
+    """30 tables crowded into a decade of hands: every name is drawn, inside the axes, and no
+    two names overlap (their boxes as drawn)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    from analysis.report.field_plots import plot_field
+
+    tables = [
+        recorded(f"table {k} {'(main floor)' if k % 3 else ''}".strip(), 40 + 7 * (k % 5), drop=300 + 37 * k, ante=1)
+        for k in range(30)
+    ]
+    trial = check_tables(GAME, tables)
+    fig = plot_field(trial)
+    FigureCanvasAgg(fig).draw()
+    (ax,) = fig.axes
+    names = {t.table: t for t in trial.tables}
+    drawn = [text for text in ax.texts if text.get_text() in names]
+    assert sorted(text.get_text() for text in drawn) == sorted(names)
+    boxes = [Text.get_window_extent(text) for text in drawn]  # the name's own box, not its leader line
+    inside = ax.get_window_extent()
+    assert all(
+        inside.x0 - 1 <= b.x0 and b.x1 <= inside.x1 + 1 and inside.y0 - 1 <= b.y0 <= b.y1 <= inside.y1 + 1
+        for b in boxes
+    )
+    overlaps = [
+        (drawn[i].get_text(), drawn[j].get_text())
+        for i in range(len(boxes))
+        for j in range(i)
+        if min(boxes[i].x1, boxes[j].x1) - max(boxes[i].x0, boxes[j].x0) > 1
+        and min(boxes[i].y1, boxes[j].y1) - max(boxes[i].y0, boxes[j].y0) > 1
+    ]
+    assert not overlaps
+    assert any("assumed drop-to-handle ratio of 1/25" in text.get_text() for text in ax.texts)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

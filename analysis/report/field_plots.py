@@ -9,26 +9,28 @@ import textwrap
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.font_manager import FontProperties
+from matplotlib.textpath import TextToPath
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, PercentFormatter
 
 from analysis.engine.field import DROP_TO_HANDLE, LEVELS, FieldTrial, HandleFrom, TableCheck
 
 #: Points of type: the tables' names, and the longest name drawn whole.
 LABEL_SIZE = 8
 LABEL_CHARS = 24
+#: How many name heights a name may move up or down from its point.
+MAX_STEPS = 12
 
 
 def conversion_note(trial: FieldTrial) -> str:
     """In words, what the tables' handles and hands come from (every output states it)."""
-    wager = f"{float(trial.expected.average_wager):.4f} antes, the game's exact average wager per hand"
-    by_ante = f"hands: the handle / (ante x {wager})"
     ratio = trial.assumed
     words: dict[HandleFrom, str] = {
         "hands": "hands played x average wager per hand, both recorded",
-        "handle": f"as recorded, the drop-to-handle ratio measured (drop / handle); {by_ante}",
+        "handle": "as recorded, the drop-to-handle ratio measured (drop / handle)",
         "drop": (
             f"the drop / an assumed drop-to-handle ratio of {ratio} ({float(ratio or 0):.2%} of the handle"
-            f"{', the default assumption' if ratio == DROP_TO_HANDLE else ''}); {by_ante}"
+            f"{', the default assumption' if ratio == DROP_TO_HANDLE else ''})"
         ),
     }
     which: dict[HandleFrom, str] = {
@@ -37,9 +39,12 @@ def conversion_note(trial: FieldTrial) -> str:
         "drop": "tables with only their drop recorded",
     }
     kinds = trial.handles_from
-    if len(kinds) == 1:
-        return f"Handle: {words[kinds[0]]}"
-    return "Handle: " + "; ".join(f"for {which[k]}, {words[k]}" for k in kinds)
+    note = words[kinds[0]] if len(kinds) == 1 else "; ".join(f"for {which[k]}, {words[k]}" for k in kinds)
+    if kinds != ["hands"]:
+        wager = float(trial.expected.average_wager)
+        where = "" if "hands" not in kinds else ", where not recorded"
+        note += f"; hands{where}: the handle / (ante x {wager:.4f} antes, the game's exact average wager per hand)"
+    return f"Handle: {note}"
 
 
 def plot_field(trial: FieldTrial, title: str = "Field trial: each table's hold against the game") -> Figure:
@@ -67,6 +72,10 @@ def plot_field(trial: FieldTrial, title: str = "Field trial: each table's hold a
             ax.scatter([x for x, _ in these], [100 * float(t.hold) for _, t in these], zorder=4, **style)  # type: ignore[arg-type]
     ax.set_xscale("log")
     ax.set_xlim(n[0], n[-1])
+    # hands written out, at 1, 2 and 5 times a power of ten where the axis spans few decades
+    ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0) if n[-1] / n[0] < 300 else (1.0,)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=2))
     ax.set_xlabel("hands (recorded, or the handle / (ante x the game's average wager))")
     ax.set_ylabel("hold (win / handle)")
@@ -80,39 +89,49 @@ def plot_field(trial: FieldTrial, title: str = "Field trial: each table's hold a
 
 
 def _name_points(ax: Axes, spots: list[float], tables: list[TableCheck]) -> None:
-    """Each table's name beside its point (to its left where it would leave the axes). Names
-    whose boxes share columns are stacked in the order of their points, each as near its point
-    as the stack allows (a leader line where it moved), so that no two names overlap and no
-    leader lines cross."""
+    """Each table's name beside its point, where it covers no other name or point: the free
+    place nearest its point (beside it, else above or below, right before left; a leader line
+    where it moved), names taken from left to right."""
     fig = ax.get_figure()
     assert fig is not None
     to_points = 72 / fig.dpi
     box = ax.get_window_extent()
-    right, bottom, top = box.x1 * to_points, box.y0 * to_points, box.y1 * to_points
+    left, right = box.x0 * to_points, box.x1 * to_points
+    bottom, top = box.y0 * to_points, box.y1 * to_points
     xy = [(x, 100 * float(t.hold)) for x, t in zip(spots, tables)]
     at = [(px * to_points, py * to_points) for px, py in ax.transData.transform(xy)]
-    names = [t.table if len(t.table) <= LABEL_CHARS else t.table[: LABEL_CHARS - 1] + "…" for t in tables]
-    sides, spans = [], []
-    for (px, _), name in zip(at, names):
-        width = 0.62 * LABEL_SIZE * len(name)
-        side = 1 if px + 9 + width <= right else -1
-        sides.append(side)
-        spans.append((px + 7, px + 7 + width) if side > 0 else (px - 7 - width, px - 7))
-    height = 1.3 * LABEL_SIZE
-    placed = [0.0] * len(tables)
-    for column in _columns(spans):
-        column.sort(key=lambda i: at[i][1])
-        ys = _stacked([at[i][1] for i in column], height, bottom + height / 2, top - height / 2)
-        for i, y in zip(column, ys):
-            placed[i] = y - at[i][1]
-    for i, name in enumerate(names):
-        dy = placed[i] if abs(placed[i]) > 0.5 else 0.0
+    height = 1.5 * LABEL_SIZE  # a line of names, with room between them
+    measure, font = TextToPath(), FontProperties(size=LABEL_SIZE)  # a name's width in points
+    taken = _Boxes()
+    for px, py in at:
+        taken.add((px - 4, px + 4, py - 4, py + 4))
+    for i in sorted(range(len(tables)), key=lambda i: at[i]):
+        name = tables[i].table
+        name = name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
+        width = measure.get_text_width_height_descent(name, font, ismath=False)[0]
+        px, py = at[i]
+        side, dy = 1, 0.0
+        for k in range(2 * MAX_STEPS + 1):
+            dy = height * ((k + 1) // 2) * (1 if k % 2 else -1) if k else 0.0
+            spots_here = [(s, (px + 5, px + 9 + width) if s > 0 else (px - 9 - width, px - 5)) for s in (1, -1)]
+            free = [
+                (s, (x0, x1, py + dy - height / 2, py + dy + height / 2))
+                for s, (x0, x1) in spots_here
+                if left <= x0 and x1 <= right and bottom <= py + dy - height / 2 and py + dy + height / 2 <= top
+            ]
+            free = [(s, b) for s, b in free if not taken.hits(b)]
+            if free:
+                side, chosen = free[0]
+                taken.add(chosen)
+                break
+        else:
+            side, dy = (1 if px + 7 + width <= right else -1), 0.0
         ax.annotate(
             name,
             xy[i],
-            xytext=(7 * sides[i], dy),
+            xytext=(7 * side, dy),
             textcoords="offset points",
-            ha="left" if sides[i] > 0 else "right",
+            ha="left" if side > 0 else "right",
             va="center",
             fontsize=LABEL_SIZE,
             arrowprops=None if dy == 0 else dict(arrowstyle="-", color="#555555", lw=0.6, shrinkA=0, shrinkB=3),
@@ -120,33 +139,28 @@ def _name_points(ax: Axes, spots: list[float], tables: list[TableCheck]) -> None
         )
 
 
-def _columns(spans: list[tuple[float, float]]) -> list[list[int]]:
-    """The names whose horizontal spans overlap, directly or through others."""
-    columns: list[list[int]] = []
-    end = float("-inf")
-    for i in sorted(range(len(spans)), key=lambda i: spans[i][0]):
-        start, stop = spans[i]
-        if start >= end:
-            columns.append([])
-        columns[-1].append(i)
-        end = max(end, stop)
-    return columns
+class _Boxes:
+    """Boxes (x0, x1, y0, y1) in points, kept in a grid of cells so that a new box is checked
+    only against those near it."""
 
+    CELL = 40.0
 
-def _stacked(wanted: list[float], height: float, low: float, high: float) -> list[float]:
-    """Heights for names wanted at ``wanted`` (ascending), at least ``height`` apart, in
-    order, as near as they can be (blocks of touching names centred on their wishes: pool
-    adjacent violators), then moved inside [low, high] where they fit."""
-    blocks: list[list[float]] = []  # each: the wishes of its names, less their offsets in it
-    for y in wanted:
-        blocks.append([y])
-        while len(blocks) > 1:
-            below, above = blocks[-2], blocks[-1]
-            if sum(below) / len(below) + len(below) * height <= sum(above) / len(above):
-                break
-            blocks[-2:] = [below + [v - len(below) * height for v in above]]
-    ys = [sum(b) / len(b) + k * height for b in blocks for k in range(len(b))]
-    if ys:
-        shift = max(0.0, low - ys[0]) or min(0.0, high - ys[-1])
-        ys = [y + shift for y in ys]
-    return ys
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _cells(self, b: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+        c = self.CELL
+        return [
+            (i, j) for i in range(int(b[0] // c), int(b[1] // c) + 1) for j in range(int(b[2] // c), int(b[3] // c) + 1)
+        ]
+
+    def add(self, b: tuple[float, float, float, float]) -> None:
+        for cell in self._cells(b):
+            self.cells.setdefault(cell, []).append(b)
+
+    def hits(self, b: tuple[float, float, float, float]) -> bool:
+        return any(
+            not (b[1] <= o[0] or b[0] >= o[1] or b[3] <= o[2] or b[2] >= o[3])
+            for cell in self._cells(b)
+            for o in self.cells.get(cell, ())
+        )
