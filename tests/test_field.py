@@ -281,6 +281,17 @@ def test_the_funnel_plot_names_every_table_legibly():
     ]
     assert not overlaps
     assert any("assumed drop-to-handle ratio of 1/25" in text.get_text() for text in ax.texts)
+    assert not any("left off" in text.get_text() for text in ax.texts)
+    # 100 tables on one spot, one of them far above: it is named first, and the names with no
+    # room nearby are left off, and counted, rather than drawn over one another
+    same = [recorded(f"T{k}", 40, drop=1000, ante=1) for k in range(99)] + [recorded("high", 900, drop=1000, ante=1)]
+    fig = plot_field(check_tables(GAME, same))
+    FigureCanvasAgg(fig).draw()
+    texts = [text.get_text() for text in fig.axes[0].texts]
+    (note,) = [text for text in texts if "Handle:" in text]
+    named = [text for text in texts if text != note]
+    assert "high" in named and 10 < len(named) < 100
+    assert f"Names left off for want of room: {100 - len(named)} of 100 tables" in " ".join(note.split())
 
 
 @pytest.mark.parametrize(

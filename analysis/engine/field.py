@@ -145,14 +145,16 @@ class Recorded:
         if (other.table, other.handle_from) != (self.table, self.handle_from):
             raise InputError(f"{self.where or self.table}: only sessions of one table and one kind of record add up")
         drop = None if self.drop is None or other.drop is None else self.drop + other.drop
-        total = replace(
-            self,
-            win=self.win + other.win,
-            drop=drop,
-            money=self.money + other.money,
-            per_stake=self.per_stake + other.per_stake,
-            times_stake=self.times_stake + other.times_stake,
-            sessions=self.sessions + other.sessions,
+        total = Recorded(
+            self.table,
+            self.handle_from,
+            self.win + other.win,
+            drop,
+            self.money + other.money,
+            self.per_stake + other.per_stake,
+            self.times_stake + other.times_stake,
+            self.sessions + other.sessions,
+            self.where,
         )
         for value in (total.win, total.money, total.per_stake, total.times_stake, drop or Fraction(0)):
             if max(abs(value.numerator), value.denominator).bit_length() > MAX_BITS:
@@ -449,8 +451,10 @@ def _tables(path: Path, reader: csv.DictReader[str]) -> list[Recorded]:
             raise InputError(f"{where}: table {shown(table)} session {shown(session)} appears twice")
         seen.add((table, session))
         values = {c: row[c] for c in columns}
-        one = _session(table, kind, values, partial("{} column {}".format, where), f"{path} table {shown(table)}")
-        total = totals[table] = totals[table] + one if table in totals else one
+        before = totals.get(table)
+        named = before.where if before else f"{path} table {shown(table)}"
+        one = _session(table, kind, values, partial("{} column {}".format, where), named)
+        total = totals[table] = before + one if before else one
         if kind == "hands" and total.per_stake > MAX_HANDS:
             raise InputError(f"{where}: table {shown(table)} has more than {MAX_HANDS:,} hands")
     if not totals:

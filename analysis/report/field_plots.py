@@ -82,16 +82,22 @@ def plot_field(trial: FieldTrial, title: str = "Field trial: each table's hold a
     ax.set_title(title)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.set_ylim(ax.get_ylim())  # the names are placed on the final axes
-    _name_points(ax, spots, trial.tables)
-    note = textwrap.fill(conversion_note(trial) + ".", 150)
+    unnamed = _name_points(ax, spots, trial.tables)
+    note = conversion_note(trial) + "."
+    if unnamed:
+        note += (
+            f" Names left off for want of room: {unnamed} of {len(trial.tables)} tables (the results list them all)."
+        )
+    note = textwrap.fill(note, 150)
     ax.annotate(note, (0, -0.13), xycoords="axes fraction", va="top", fontsize=7.5, color="#333333")
     return fig
 
 
-def _name_points(ax: Axes, spots: list[float], tables: list[TableCheck]) -> None:
+def _name_points(ax: Axes, spots: list[float], tables: list[TableCheck]) -> int:
     """Each table's name beside its point, where it covers no other name or point: the free
     place nearest its point (beside it, else above or below, right before left; a leader line
-    where it moved), names taken from left to right."""
+    where it moved), the tables outside the bands first, then from left to right. A name with
+    no room within :data:`MAX_STEPS` lines of its point is left off: how many were."""
     fig = ax.get_figure()
     assert fig is not None
     to_points = 72 / fig.dpi
@@ -105,12 +111,13 @@ def _name_points(ax: Axes, spots: list[float], tables: list[TableCheck]) -> None
     taken = _Boxes()
     for px, py in at:
         taken.add((px - 4, px + 4, py - 4, py + 4))
-    for i in sorted(range(len(tables)), key=lambda i: at[i]):
+    first = {"outside 99%": 0, "outside 95%": 1}
+    unnamed = 0
+    for i in sorted(range(len(tables)), key=lambda i: (first.get(tables[i].flag, 2), at[i])):
         name = tables[i].table
         name = name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
         width = measure.get_text_width_height_descent(name, font, ismath=False)[0]
         px, py = at[i]
-        side, dy = 1, 0.0
         for k in range(2 * MAX_STEPS + 1):
             dy = height * ((k + 1) // 2) * (1 if k % 2 else -1) if k else 0.0
             spots_here = [(s, (px + 5, px + 9 + width) if s > 0 else (px - 9 - width, px - 5)) for s in (1, -1)]
@@ -125,7 +132,8 @@ def _name_points(ax: Axes, spots: list[float], tables: list[TableCheck]) -> None
                 taken.add(chosen)
                 break
         else:
-            side, dy = (1 if px + 7 + width <= right else -1), 0.0
+            unnamed += 1
+            continue
         ax.annotate(
             name,
             xy[i],
@@ -137,6 +145,7 @@ def _name_points(ax: Axes, spots: list[float], tables: list[TableCheck]) -> None
             arrowprops=None if dy == 0 else dict(arrowstyle="-", color="#555555", lw=0.6, shrinkA=0, shrinkB=3),
             zorder=5,
         )
+    return unnamed
 
 
 class _Boxes:
