@@ -123,8 +123,12 @@ def run(args: argparse.Namespace) -> int:
         f"(house edge {float(e.house_edge):.4%} of the ante / average wager {float(e.average_wager):.4f} antes; "
         f"standard deviation {e.standard_deviation:.4f} antes per hand)"
     )
-    hint = " (set it with --drop-to-handle, or give the handle or the hands)" if trial.assumed is not None else ""
-    print(f"{note}{hint}.")
+    print(f"{note}.")
+    if trial.assumed is not None:
+        print(
+            "The drop-to-handle ratio is an assumption: set it with --drop-to-handle, or measure it by giving "
+            "the handle (or the hands and the average wager)."
+        )
     print(
         "Bands: theoretical hold -/+ z x the standard deviation of the hold (the game's exact variance per hand "
         "over the table's hands and stakes, normal approximation; z 1.960 for 95%, 2.576 for 99%)."
