@@ -1,13 +1,14 @@
 # The public API: one list, read at run time by lazy_loader (analysis/__init__.py) and by
 # type checkers. Every name is imported on first use, so `import analysis` stays instant.
 from .engine.field import (
+    DROP_TO_HANDLE,
     Expected,
     FieldTrial,
-    Observed,
+    Recorded,
     check_tables,
-    observed,
-    observed_from_simulation,
     read_sessions,
+    recorded,
+    recorded_from_simulation,
 )
 from .engine.pay_curve import CurvePoint, PayCurve
 from .engine.result import GameResult
