@@ -142,7 +142,7 @@ def build_report(
         "Rules of play": clauses_table(report.rules_of_play),
         "Worked examples": examples_table(report.examples),
         "Odds per pay line": pay_line_odds(result),
-        "Odds per wager": wager_odds(result),
+        "Odds per wager": wager_odds(result.outcomes(), result.settlement),
         "Confidence ranges": confidence_table(result),
         "Return table": return_table(result),
         "Final hands": final_hands_table(result, every_deal, engine.column_sums(result.calls)),

@@ -25,7 +25,7 @@ from analysis.report.document import (
     Subsection,
     Table,
 )
-from analysis.report.odds import WAGER_DEFINITIONS, MaximumPayout
+from analysis.report.odds import MaximumPayout
 from analysis.report.tables import FORMULAS
 from analysis.report.wording import Kind, cell_text, percent
 
@@ -140,7 +140,7 @@ ODDS_NOTE = Paragraph(
 
 
 def _odds(report: Report) -> tuple[Block, ...]:
-    s, m = report.sheets, report.maximum_payout
+    s, m, wagers = report.sheets, report.maximum_payout, report.sheets["Odds per wager"]
     maximum = () if m is None else (maximum_payout_section(m, report.result.exact.deals),)
     return (
         ODDS_NOTE,
@@ -149,7 +149,9 @@ def _odds(report: Report) -> tuple[Block, ...]:
             "Per wager",
             (
                 Table(_per_wager(s["Odds per wager"])),
-                Items(tuple(f"{w.capitalize()}: {d}." for w, d in WAGER_DEFINITIONS.items()), numbered=False),
+                Items(
+                    tuple(f"{w.capitalize()}: {d}." for w, d in zip(wagers.wager, wagers.definition)), numbered=False
+                ),
             ),
         ),
         *maximum,
