@@ -14,6 +14,7 @@ from .engine.pay_curve import CurvePoint, PayCurve
 from .engine.result import GameResult
 from .engine.return_engine import ReturnEngine, load_engine
 from .engine.simulation import simulate_strategy, simulate_table
+from .engine.solve import Solved, solve
 from .engine.streets import StreetFigures, solve_streets
 from .engine.variants import CALL_MULTIPLES, QUALIFIERS, Engines, rule_grid, variant_rules
 from .hands.classes import HAND_CLASSES, hand_profile

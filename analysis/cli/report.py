@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 game_title(engine.rules.name),
                 result.strategy,
                 result.exact,
-                result.decisions(),
+                result.decisions,
                 result.outcomes(),
                 result.settlement,
                 paytable=paytable.name,
