@@ -102,7 +102,7 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
             "of deals",
             f"over all deals; {rules.qualifier_phrase}",
         ),
-        _figure("variance", float(e.variance), e.variance, "antes^2 per hand", "E[X^2] - E[X]^2"),
+        _figure("variance", float(e.variance), e.variance, "antes squared per hand", "E[X^2] - E[X]^2"),
         _figure("standard deviation", e.std_dev, "sqrt(variance)", "antes per hand", FORMULAS["standard deviation"]),
     ]
     for level in LEVELS:
