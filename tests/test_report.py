@@ -293,6 +293,29 @@ def test_the_pdf_shows_every_number_whole_inside_its_cell(omaha_report):
     assert rules > 200 and crossed == []
 
 
+def test_a_table_too_wide_for_whole_numbers_wraps_them_only_at_slashes_and_groups(tmp_path):
+    """Seven columns of exact fractions cannot fit the page whole even in small type: they
+    wrap at the slash, never inside a run of digits, and nothing crosses a column's rule."""
+    from analysis.report.document import Document, Section, Table
+    from analysis.report.typeset import pdf_bytes
+
+    fractions = [[f"{10**17 + 7919 * (i + 3 * j)}/{10**17 + 104729 * (j + 5 * i)}" for j in range(6)] for i in range(4)]
+    frame = pd.DataFrame(
+        {"combinations": [10**18 + 12345 * i for i in range(4)]}
+        | {f"share_{j}_exact": [row[j] for row in fractions] for j in range(6)}
+    )
+    pdf = tmp_path / "wide.pdf"
+    pdf.write_bytes(pdf_bytes(Document("Wide", "", (), (Section("wide", "Wide", (Table(frame),)),))))
+    lines = [line for page in pdf_text(pdf) for line in page.splitlines()]
+    cells = table_cells((Table(frame),))
+    assert {run for c in cells for run in re.findall(r"\d+", c)} <= {
+        run for line in lines for run in re.findall(r"\d+", line)
+    }
+    assert not any(f in line for f in fractions[0] for line in lines)  # wrapped at the slash: whole cannot fit
+    rules, crossed = chars_across_rules(pdf)
+    assert rules >= 8 and crossed == []  # a rule each side of every column
+
+
 #: What a document in words never shows outside a command to type: code quotes, options,
 #: snake_case names, the package's folders, absolute paths and file names.
 LEAKS = {
