@@ -319,4 +319,5 @@ def test_report_metadata_names_what_was_read(small):
     for name, keys in (("engine", ("pay", "rest", "weight", "totals")), ("hand-profile", ("hand_class",))):
         for key in keys:
             path = small.path / "derived" / name / f"{key}.npy"
-            assert rows[f"derived/{name}/{key}.npy (SHA-256)"] == sha256(path)
+            words = f"derived array: {name.replace('-', ' ')}, {key.replace('_', ' ')} (SHA-256)"
+            assert rows[words] == sha256(path)

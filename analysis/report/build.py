@@ -11,14 +11,11 @@ them together.
 from __future__ import annotations
 
 import datetime as dt
-import platform
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from analysis.engine.result import GameResult
@@ -61,6 +58,7 @@ from analysis.report.tables import (
     rules_table,
     summary_table,
 )
+from analysis.report.wording import label, machine_rows, paytable_name, paytable_origin
 from analysis.sidebets.bet import SideBetSpec
 from analysis.sidebets.result import SideBetResult
 from analysis.store.outcome_store import ENGINE_VERSION, OutcomeStore
@@ -184,10 +182,10 @@ def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.
         ("package version", package_version()),
         ("engine version", ENGINE_VERSION),
         ("generated (UTC)", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
-        ("game", rules.name),
+        ("game", game_title(rules.name)),
         ("strategy", result.strategy),
-        ("pay table", result.paytable.name),
-        ("pay table source", result.paytable.source or "in memory"),
+        ("pay table", paytable_name(result.paytable)),
+        ("pay table source", paytable_origin(result.paytable)),
         ("pay table SHA-256", paytable_digest(result.paytable)),
         ("pays on", result.pays_on),
         ("store checksum (SHA-256)", m.get("checksum", "counts in memory")),
@@ -196,13 +194,11 @@ def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.
         ("store canonical states", m.get("rows")),
         ("store created", m.get("created")),
         *(
-            (f"derived/{name}/{key}.npy (SHA-256)", sha)
+            (f"derived array: {label(name.replace('-', ' '))}, {label(key)} (SHA-256)", sha)
             for name, digests in sorted(read.items())
             for key, sha in sorted(digests.items())
         ),
-        ("python", sys.version.split()[0]),
-        ("numpy / pandas", f"{np.__version__} / {pd.__version__}"),
-        ("platform", platform.platform()),
+        *machine_rows(),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).astype({"value": str})
 

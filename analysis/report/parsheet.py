@@ -5,13 +5,13 @@ pay table and the exact counts, so a variant's document follows its rules.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from analysis.model.cards import format_cards
-from analysis.model.rules import qualifier_text
+from analysis.model.rules import Rules, qualifier_text
+from analysis.protection.edges import PROTECTION_RUNS, missing_information
 from analysis.report.appendix import verification_blocks
 from analysis.report.document import (
     NUMBERS_NOTE,
@@ -26,15 +26,21 @@ from analysis.report.document import (
     Table,
 )
 from analysis.report.odds import MaximumPayout
+from analysis.report.regulation import times_the_ante
 from analysis.report.tables import FORMULAS
-from analysis.report.wording import Kind, cell_text, percent
+from analysis.report.wording import (
+    Kind,
+    cell_text,
+    paytable_name,
+    paytable_origin,
+    percent,
+    shipped_paytable,
+    side_by_side,
+    signed_antes,
+)
 
 if TYPE_CHECKING:
     from analysis.report.build import Report
-
-
-def _signed(value: Fraction) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def _facts(report: Report) -> tuple[tuple[str, str], ...]:
@@ -45,10 +51,10 @@ def _facts(report: Report) -> tuple[tuple[str, str], ...]:
         (
             "Rules",
             f"{rules.qualifier_phrase[0].upper()}{rules.qualifier_phrase[1:]}; the call bet is "
-            f"{rules.call_multiple} times the ante; the {'ante' if r.pays_on == 'ante' else 'call bet'} "
+            f"{times_the_ante(rules.call_multiple)}; the {'ante' if r.pays_on == 'ante' else 'call bet'} "
             "pays the pay table",
         ),
-        ("Pay table", f"{r.paytable.name} ({meta['pay table source']})"),
+        ("Pay table", f"{paytable_name(r.paytable)} pay table ({paytable_origin(r.paytable)})"),
         ("Strategy", f"{r.strategy} (house edge {percent(r.exact.house_edge)})"),
         ("Package version", meta["package version"]),
         ("Date (UTC)", meta["generated (UTC)"]),
@@ -106,8 +112,7 @@ def _examples(report: Report) -> tuple[Block, ...]:
                             f"Dealer's hand: {x.dealer_hand} "
                             f"({'qualifies' if x.dealer_qualifies else 'does not qualify'})",
                             f"Settlement: {x.settlement}",
-                            f"Ante {_signed(x.ante)} antes, call bet {_signed(x.call)} antes, "
-                            f"net {_signed(x.net)} antes.",
+                            f"Ante {signed_antes(x.ante)}, call bet {signed_antes(x.call)}, net {signed_antes(x.net)}.",
                         ),
                         numbered=False,
                     ),
@@ -123,7 +128,7 @@ def maximum_payout_section(m: MaximumPayout, total: int) -> Subsection:
         "Maximum payout per hand",
         (
             Paragraph(
-                f"The largest net win of one hand is {m.net} antes ({m.outcome}): probability "
+                f"The largest net win of one hand is {signed_antes(m.net).lstrip('+')} ({m.outcome}): probability "
                 f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
                 f"{m.combinations:,} of {total:,} deals."
             ),
@@ -237,7 +242,7 @@ def _side_bets(report: Report) -> tuple[Block, ...]:
             "progressive at its seed.",
             note=True,
         ),
-        Table(report.sheets["Side bets"]),
+        Table(side_by_side(report.sheets["Side bets"], "bet")),
         *(Plot(f"side-bet-{i}", b.bet.name) for i, b in enumerate(report.side_bets)),
         Table(report.sheets["Side bet lines"]),
     )
@@ -251,8 +256,8 @@ def _protection(report: Report) -> tuple[Block, ...]:
         Paragraph(
             "The player's edge with a flashed dealer card (exact: every state decided), and with two dealer cards, "
             "the turn seen early or partners' cards known (sampled: states drawn at random, each one's EV exact; "
-            "95% intervals). Computed by `casino-omaha protect` and included when present; a row says what has not "
-            "been computed.",
+            "95% intervals). Computed by the package's protection runs and included when present; a row says what "
+            "has not been computed, and the commands below compute it.",
             note=True,
         ),
         Plot("protection", "The player's edge against information"),
@@ -277,14 +282,23 @@ def _protection(report: Report) -> tuple[Block, ...]:
         )
     if p is not None and p.sources:
         blocks.append(Paragraph("Results: " + "; ".join(p.sources), note=True))
+    missing = missing_information(p.exposure if p else None, p.sampled if p else [])
+    if missing:
+        game = _game_options(report.rules)
+        blocks.append(Command("\n".join(f"casino-omaha protect {game} {PROTECTION_RUNS[m]}" for m in missing)))
     return tuple(blocks)
+
+
+def _game_options(rules: Rules) -> str:
+    """The options that name the game (and a variant's qualifier) on the command line."""
+    return f"--game {rules.name}" + (f" --qualifier {qualifier_text(rules.qualifier_rank)}" if rules.variant else "")
 
 
 def _method(report: Report) -> tuple[Block, ...]:
     rules, r = report.rules, report.result
-    game = f"--game {rules.name}" + (f" --qualifier {qualifier_text(rules.qualifier_rank)}" if rules.variant else "")
+    game = _game_options(rules)
     source = r.paytable.source
-    table = r.paytable.name if source.endswith("(package)") else source or "PAYTABLE.csv"  # "": made in memory
+    table = r.paytable.name if shipped_paytable(r.paytable) else source or "PAYTABLE.csv"  # "": made in memory
     pays = f" --paytable {table}"
     pays += "" if r.pays_on == "ante" else " --pays-on call"
     return (
@@ -357,7 +371,7 @@ def parsheet(report: Report) -> Document:
     )
     return Document(
         title=f"{report.title_of_game}: par sheet",
-        subtitle=f"Pay table {r.paytable.name}, {r.strategy} strategy: every deal counted exactly",
+        subtitle=f"{paytable_name(r.paytable)} pay table, {r.strategy} strategy: every deal counted exactly",
         facts=_facts(report),
         sections=sections,
         images=report.images,

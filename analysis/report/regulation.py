@@ -74,6 +74,12 @@ def number_words(n: int) -> str:
     return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
 
 
+def times_the_ante(multiple: int) -> str:
+    """A bet of ``multiple`` antes in words: ``"equal to the ante"``, ``"twice the ante"``,
+    ``"three times the ante"``."""
+    return {1: "equal to the ante", 2: "twice the ante"}.get(multiple, f"{number_words(multiple)} times the ante")
+
+
 def pay_table_lines(paytable: PayTable) -> tuple[tuple[str, str], ...]:
     """The lines of the pay table, best hand first: ("Royal flush", "100 to 1"); a hand that
     pays nothing has no line (the wager pushes on it, see :func:`rules_of_play`)."""
@@ -108,8 +114,7 @@ class _Writer:
 
     @property
     def call(self) -> str:
-        m = self.rules.call_multiple
-        return {1: "equal to the ante", 2: "twice the ante"}.get(m, f"{number_words(m)} times the ante")
+        return times_the_ante(self.rules.call_multiple)
 
     @property
     def qualifier(self) -> str:

@@ -19,13 +19,14 @@ from analysis.engine.result import GameResult
 from analysis.engine.statistics import house_result, z_score
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
+from analysis.model.game import game_title
 from analysis.model.outcomes import RESULTS
 from analysis.model.payoffs import outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
 from analysis.report.document import figures_sha256
 from analysis.report.examples import WorkedExample
-from analysis.report.regulation import RuleSection
+from analysis.report.regulation import RuleSection, times_the_ante
 
 #: Hands after which the house's result is given, and the confidence levels.
 HORIZONS = (10**3, 10**4, 10**5, 10**6, 10**7)
@@ -101,7 +102,7 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
             "of deals",
             f"over all deals; {rules.qualifier_phrase}",
         ),
-        _figure("variance", float(e.variance), e.variance, "antes^2 per hand", "E[X^2] - E[X]^2"),
+        _figure("variance", float(e.variance), e.variance, "antes squared per hand", "E[X^2] - E[X]^2"),
         _figure(
             "standard deviation",
             e.standard_deviation,
@@ -186,7 +187,7 @@ def final_hands_table(
 def rules_table(rules: Rules) -> pd.DataFrame:
     d = rules.describe()
     rows = [
-        ("game", d["name"]),
+        ("game", game_title(rules.name)),
         ("hole cards per hand", d["hole_cards"]),
         (
             "hand made of",
@@ -195,7 +196,7 @@ def rules_table(rules: Rules) -> pd.DataFrame:
             else "the best 5 of the hole cards and the 5 board cards",
         ),
         ("dealer qualifies with", d["qualifier"]),
-        ("call bet", f"{d['call_multiple']} x the ante"),
+        ("call bet", times_the_ante(rules.call_multiple)),
         ("deck", f"{d['deck_size']} cards"),
         ("decision states (hole cards, flop)", rules.states),
         ("completions per state (turn, river, dealer cards)", rules.completions),
