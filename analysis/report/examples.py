@@ -1,25 +1,34 @@
 """Worked examples for a par sheet: one real deal for every way a hand of a one-decision
 game is settled (a fold, a dealer who does not qualify, a win at each pay level of the pay
-table, a tie, a dealer win), with the cards, both hands in words and the rule that settles it.
+table, a tie, a dealer win), with the cards, both hands in words, the decision and the rule
+that settles it.
 
 The deals are not made up: they are the first deal of each case among random deals dealt
-with a fixed seed by the Monte Carlo's own dealer and evaluators, and each is settled by the
-Monte Carlo's :func:`~analysis.engine.simulation.settle` and by the return table's payoff
-of its row (:func:`~analysis.model.payoffs.outcome_payoffs`), which must agree. So a reader
-who checks the examples by hand checks the code that produced the figures.
+with a fixed seed by the Monte Carlo's own dealer and evaluators. Each is played as the
+strategy the sheet is built with plays its state (the return engine's decision of that
+stored state, with the state's exact EV(call)), so the fold example is a state the strategy
+folds and every other a state it calls; a strategy that never folds has no fold example.
+Each is settled by the Monte Carlo's :func:`~analysis.engine.simulation.settle` and by the
+return table's payoff of its row (:func:`~analysis.model.payoffs.outcome_payoffs`), which
+must agree. So a reader who checks the examples by hand checks the code that produced the
+figures.
 
->>> from analysis.model.paytable import PayTable
+>>> from analysis.counting.enumeration import count_flops, plan
+>>> from analysis.engine.return_engine import ReturnEngine
 >>> from analysis.model.rules import preset
->>> examples = worked_examples(preset("casino-omaha"), PayTable.load("antewin"))
+>>> rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
+>>> engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)
+>>> examples = worked_examples(engine, engine.decide())
 >>> [e.case for e in examples][:3]
-['The player folds', 'The dealer does not qualify', 'The player wins with a royal flush']
->>> [str(e.net) for e in examples]
-['-1', '1', '102', '22', '12', '5', '4', '3', '0', '-3']
+['The player folds', 'The player wins with a royal flush', 'The player wins with a straight flush']
+>>> examples[0].decision_words
+'On the flop, EV(call) -1.757 antes against -1 for a fold: the player folds.'
+>>> [e.case for e in worked_examples(engine, engine.decide(strategy="always-call"))][:1]
+['The player wins with a royal flush']
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -27,7 +36,10 @@ from math import isclose
 
 import numpy as np
 
-from analysis.engine.simulation import dealt_batches, settle
+from analysis.counting.informed import call_margin
+from analysis.engine.result import GameResult
+from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.simulation import dealt_batches, settle, stored_keys
 from analysis.hands.evaluate import best_strength
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.model.cards import format_cards
@@ -45,7 +57,7 @@ from analysis.model.categories import (
     TWO_PAIR,
 )
 from analysis.model.errors import InputError
-from analysis.model.payoffs import RowKey, check_pays_on, outcome_payoffs
+from analysis.model.payoffs import RESULT_OUTCOME, RowKey, outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
 
@@ -67,7 +79,9 @@ class WorkedExample:
     hole: tuple[int, ...]  # the player's cards (card ints)
     board: tuple[int, ...]  # five community cards, flop first
     dealer: tuple[int, ...]
-    decision: str  # "fold" or "call"
+    decision: str  # "fold" or "call": the strategy's decision in the deal's state
+    ev_call: Fraction  # the state's exact EV(call) in antes (a fold's is -1)
+    decision_words: str  # e.g. "On the flop, EV(call) -1.757 antes against -1 for a fold: the player folds."
     player_hand: str  # the player's best five in words with the cards, e.g. "flush, ace high (As Js 9s 6s 2s)"
     dealer_hand: str
     dealer_qualifies: bool
@@ -86,6 +100,7 @@ class _Deal:
     dealer: tuple[int, ...]
     player_strength: int
     dealer_strength: int
+    row: int  # the stored state of the player's cards and the flop
 
 
 @dataclass(frozen=True)
@@ -97,33 +112,29 @@ class _Case:
     category: str = ""
 
 
-def worked_examples(
-    rules: Rules,
-    paytable: PayTable,
-    pays_on: str = "ante",
-    seed: int = SEED,
-    possible: Collection[tuple[str, str]] | None = None,
-) -> tuple[WorkedExample, ...]:
-    """One example per settlement case, in par-sheet order: the player folds; the dealer
-    does not qualify (only when there is a qualifier); the player beats a qualifying dealer,
-    once per distinct pay of the table, with the best category paid it; a tie; the dealer
-    wins. The player folds in the first and calls in the others (the strategy is not part of
-    the settlement). The same seed gives the same examples. ``possible``: the (outcome,
-    final hand) pairs the game's deals produce (a small deck has no four of a kind, say);
-    a case outside them is left out (default: every case)."""
-    check_pays_on(pays_on)
-    cases = _cases(rules, paytable, possible)
+def worked_examples(engine: ReturnEngine, result: GameResult, seed: int = SEED) -> tuple[WorkedExample, ...]:
+    """One example per settlement case that ``result``'s strategy meets, in par-sheet order:
+    the player folds; the dealer does not qualify (only when there is a qualifier); the
+    player beats a qualifying dealer, once per distinct pay of the table, with the best
+    category paid it; a tie; the dealer wins. Each deal is played as the strategy plays its
+    state (``result.calls``, one decision per stored state of ``engine``). A case that no
+    deal played by the strategy ends in is left out: a fold for a strategy that always
+    calls, a four of a kind on a deck too small for one. The same seed gives the same
+    examples."""
+    rules = result.rules
+    cases = _cases(rules, result.paytable, _played_cases(engine, result.calls))
     found: dict[int, _Deal] = {}
     qualifier = dealer_qualifier(rules.qualifier_rank)
     category = tables().category
-    for d in dealt_batches(rules, MAX_DEALS, seed, batch=BATCH):
-        qualifies = d.dealer >= qualifier
+    for d in dealt_batches(rules, MAX_DEALS, seed, keys=stored_keys(engine), batch=BATCH):
+        qualifies, called, rows = d.dealer >= qualifier, d.calls(result.calls), d.rows
+        assert rows is not None  # the stored keys were given
         masks = {
-            "fold": np.ones(len(d), dtype=bool),
-            "dealer_not_qualifying": ~qualifies,
-            "player_wins": qualifies & (d.player > d.dealer),
-            "tie": qualifies & (d.player == d.dealer),
-            "dealer_wins": qualifies & (d.player < d.dealer),
+            "fold": ~called,
+            "dealer_not_qualifying": called & ~qualifies,
+            "player_wins": called & qualifies & (d.player > d.dealer),
+            "tie": called & qualifies & (d.player == d.dealer),
+            "dealer_wins": called & qualifies & (d.player < d.dealer),
         }
         for i, case in enumerate(cases):
             if i in found:
@@ -135,26 +146,44 @@ def worked_examples(
             if hits.size:
                 j = int(hits[0])
                 hole, board, dealer = (tuple(int(c) for c in d.cards[k][j]) for k in ("player", "board", "dealer"))
-                found[i] = _Deal(hole, board, dealer, int(d.player[j]), int(d.dealer[j]))
+                found[i] = _Deal(hole, board, dealer, int(d.player[j]), int(d.dealer[j]), int(rows[j]))
         if len(found) == len(cases):
             break
     missing = [c.name.lower() for i, c in enumerate(cases) if i not in found]
     if missing:
         raise InputError(f"{rules.name}: no deal among {MAX_DEALS:,} where {', '.join(missing)} (seed {seed})")
-    return tuple(_example(rules, paytable, pays_on, case, found[i]) for i, case in enumerate(cases))
+    return tuple(_example(engine, result, case, found[i]) for i, case in enumerate(cases))
 
 
-def _cases(rules: Rules, paytable: PayTable, possible: Collection[tuple[str, str]] | None) -> list[_Case]:
-    """The cases of the game and table, in order. A pay level is named by the best category
-    it pays; a level that pays only high card is left out when the dealer must qualify (a
-    qualifying dealer holds a pair at least, so high card never beats one)."""
+def examples_note(strategy: str, examples: tuple[WorkedExample, ...]) -> str:
+    """The sheet's words above the examples: where the deals come from, who plays them and,
+    for a strategy that never folds, why no example folds."""
+    never_folds = not any(x.decision == "fold" for x in examples)
+    return (
+        "Real deals, one for each way a hand is settled, found in dealt hands, each played as "
+        f"{_strategy_words(strategy)} plays it and settled by the package's settlement code; "
+        "results in antes (ante = 1)."
+        + (f" There is no example of a fold: {_strategy_words(strategy)} never folds." if never_folds else "")
+    )
+
+
+def _played_cases(engine: ReturnEngine, calls: np.ndarray) -> set[tuple[str, str]]:
+    """The (outcome, final hand) pairs of the deals the strategy plays: the called deals'
+    (dealer result, player's category) pairs that occur, and a fold if any state folds."""
+    played = {(RESULT_OUTCOME[r], c) for (r, c), n in engine.column_sums(calls).items() if n}
+    return played | ({("fold", "")} if not calls.all() else set())
+
+
+def _cases(rules: Rules, paytable: PayTable, played: set[tuple[str, str]]) -> list[_Case]:
+    """The cases of the game and table that the ``played`` (outcome, final hand) pairs
+    hold, in order. A pay level is named by the best category it pays; a level that pays
+    only high card is left out when the dealer must qualify (a qualifying dealer holds a
+    pair at least, so high card never beats one)."""
 
     def occurs(outcome: str, category: str = "") -> bool:
-        if possible is None:
-            return True
-        return any(o == outcome and category in ("", c) for o, c in possible)
+        return any(o == outcome and category in ("", c) for o, c in played)
 
-    cases = [_Case("The player folds", "fold")]
+    cases = [_Case("The player folds", "fold")] if occurs("fold") else []
     if rules.qualifier_rank is not None and occurs("dealer_not_qualifying"):
         cases.append(_Case("The dealer does not qualify", "dealer_not_qualifying"))
     best_of_level: dict[Fraction, str] = {}
@@ -171,17 +200,16 @@ def _cases(rules: Rules, paytable: PayTable, possible: Collection[tuple[str, str
     return cases + [c for c in (_Case("Tie", "tie"), _Case("The dealer wins", "dealer_wins")) if occurs(c.outcome)]
 
 
-def _example(
-    rules: Rules,
-    paytable: PayTable,
-    pays_on: str,
-    case: _Case,
-    deal: _Deal,
-) -> WorkedExample:
-    """The example of one deal: settled by the package, split into the two bets, in words."""
+def _example(engine: ReturnEngine, result: GameResult, case: _Case, deal: _Deal) -> WorkedExample:
+    """The example of one deal: its decision, settled by the package, split into the two
+    bets, in words."""
+    rules, paytable, pays_on = result.rules, result.paytable, result.pays_on
     hole, board, dealer = deal.hole, deal.board, deal.dealer
     player_strength, dealer_strength = deal.player_strength, deal.dealer_strength
     decision = "fold" if case.outcome == "fold" else "call"
+    ev_call = call_margin(rules, engine.state_counts([deal.row])[0], rules.completions, paytable, pays_on) - 1
+    if result.strategy == "optimal" and (ev_call > -1) != (decision == "call"):
+        raise AssertionError(f"{case.name}: the optimal strategy's decision is not that of EV(call) {ev_call}")
     category = CATEGORIES[int(tables().category[player_strength])]
     row: RowKey = (case.outcome, category if case.outcome == "dealer_not_qualifying" else case.category)
     net = outcome_payoffs(paytable, rules, pays_on)[row]
@@ -207,6 +235,8 @@ def _example(
         board=board,
         dealer=dealer,
         decision=decision,
+        ev_call=ev_call,
+        decision_words=_decision_words(result, decision, ev_call),
         player_hand=f"{player_words} ({format_cards(player_five)})",
         dealer_hand=f"{dealer_words} ({format_cards(dealer_five)})",
         dealer_qualifies=dealer_strength >= dealer_qualifier(rules.qualifier_rank),
@@ -215,6 +245,34 @@ def _example(
         net=net,
         settlement=f"{words.sentence(case.outcome)}: {_antes(net)}.",
     )
+
+
+def _decision_words(result: GameResult, decision: str, ev_call: Fraction) -> str:
+    """The decision and the state's exact EVs in words: the optimal strategy's follows from
+    them; another strategy's is its own, and where optimal play differs it says so."""
+    acts = "folds" if decision == "fold" else "calls"
+    evs = f"EV(call) {_ev(ev_call)} antes against -1 for a fold"
+    if result.strategy == "optimal":
+        return f"On the flop, {evs}: the player {acts}."
+    optimal = "call" if ev_call > -1 else "fold"
+    differs = "" if optimal == decision else f"; the optimal strategy would {optimal}"
+    where = "" if result.strategy == "always-call" else " in this state"
+    return f"On the flop, the player {acts}, as {_strategy_words(result.strategy)} does{where} ({evs}{differs})."
+
+
+def _strategy_words(strategy: str) -> str:
+    """``"the optimal strategy"``, ``"a player who always calls"``."""
+    return "a player who always calls" if strategy == "always-call" else f"the {strategy} strategy"
+
+
+def _ev(ev: Fraction) -> str:
+    """An EV in antes to three decimals, or to as many more as tell it from the fold's -1."""
+    if ev == -1:
+        return "-1 exactly"
+    places = 3
+    while float(f"{float(ev):.{places}f}") == -1 and places < 15:
+        places += 1
+    return f"{float(ev):+.{places}f}"
 
 
 def _bets(rules: Rules, paytable: PayTable, pays_on: str, outcome: str, category: str) -> tuple[Fraction, Fraction]:
