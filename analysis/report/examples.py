@@ -29,6 +29,7 @@ figures.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -193,7 +194,7 @@ def _cases(rules: Rules, paytable: PayTable, played: set[tuple[str, str]]) -> li
     strongest = {name: int(np.flatnonzero(tables().category == code).max()) for code, name in enumerate(CATEGORIES)}
     qualifier = dealer_qualifier(rules.qualifier_rank)
     cases += [
-        _Case(f"The player wins with {_with_article(name)}", "player_wins", name)
+        _Case(f"The player wins with {with_article(name)}", "player_wins", name)
         for name in best_of_level.values()
         if strongest[name] > qualifier
     ]
@@ -226,8 +227,8 @@ def _example(engine: ReturnEngine, result: GameResult, case: _Case, deal: _Deal)
     ante, call = _bets(rules, paytable, pays_on, case.outcome, category)
     if ante + call != net:
         raise AssertionError(f"{case.name}: the bets' results {ante} and {call} do not add up to {net}")
-    player_words, player_five = _hand(rules, hole, board, player_strength)
-    dealer_words, dealer_five = _hand(rules, dealer, board, dealer_strength)
+    player_words, player_five = hand_in_words(rules, hole, board, player_strength)
+    dealer_words, dealer_five = hand_in_words(rules, dealer, board, dealer_strength)
     words = _Words(rules, paytable, pays_on, category, player_words, dealer_words, player_strength, dealer_strength)
     return WorkedExample(
         case=case.name,
@@ -243,7 +244,7 @@ def _example(engine: ReturnEngine, result: GameResult, case: _Case, deal: _Deal)
         ante=ante,
         call=call,
         net=net,
-        settlement=f"{words.sentence(case.outcome)}: {_antes(net)}.",
+        settlement=f"{words.sentence(case.outcome)}: {signed_antes(net)}.",
     )
 
 
@@ -251,7 +252,8 @@ def _decision_words(result: GameResult, decision: str, ev_call: Fraction) -> str
     """The decision and the state's exact EVs in words: the optimal strategy's follows from
     them; another strategy's is its own, and where optimal play differs it says so."""
     acts = "folds" if decision == "fold" else "calls"
-    evs = f"EV(call) {_ev(ev_call)} antes against -1 for a fold"
+    call, fold = ev_texts([ev_call, Fraction(-1)])
+    evs = f"EV(call) {call} antes against {fold} for a fold"
     if result.strategy == "optimal":
         return f"On the flop, {evs}: the player {acts}."
     optimal = "call" if ev_call > -1 else "fold"
@@ -265,14 +267,14 @@ def _strategy_words(strategy: str) -> str:
     return "a player who always calls" if strategy == "always-call" else f"the {strategy} strategy"
 
 
-def _ev(ev: Fraction) -> str:
-    """An EV in antes to three decimals, or to as many more as tell it from the fold's -1."""
-    if ev == -1:
-        return "-1 exactly"
-    places = 3
-    while float(f"{float(ev):.{places}f}") == -1 and places < 15:
-        places += 1
-    return f"{float(ev):+.{places}f}"
+def ev_texts(values: Sequence[Fraction]) -> list[str]:
+    """Each EV in antes, signed: a whole number as it is, others to three decimals, or to as
+    many more as show values that differ as different numbers."""
+    for places in range(3, 16):
+        texts = [("+" if v > 0 else "") + str(v) if v.denominator == 1 else f"{float(v):+.{places}f}" for v in values]
+        if len({float(t) for t in texts}) == len(set(values)):
+            break
+    return texts
 
 
 def _bets(rules: Rules, paytable: PayTable, pays_on: str, outcome: str, category: str) -> tuple[Fraction, Fraction]:
@@ -336,7 +338,7 @@ class _Words:
 
     def _qualifier(self) -> str:
         rank = self.rules.qualifier_rank
-        return "" if rank is None else f"a pair of {_plural(rank)} or better"
+        return "" if rank is None else f"a pair of {plural_rank(rank)} or better"
 
     def _ante_pay(self) -> str:
         return _table_pay(self.paytable, self.category) if self.pays_on == "ante" else "1 to 1"
@@ -345,10 +347,10 @@ class _Words:
 def _table_pay(paytable: PayTable, category: str) -> str:
     """``"2 to 1 (the pay table's line for a flush)"``."""
     pay = paytable.pays[category]
-    return f"{pay.numerator} to {pay.denominator} (the pay table's line for {_with_article(category)})"
+    return f"{pay.numerator} to {pay.denominator} (the pay table's line for {with_article(category)})"
 
 
-def _antes(amount: Fraction) -> str:
+def signed_antes(amount: Fraction) -> str:
     """``"+4 antes"``, ``"-1 ante"``, ``"0 antes"``, ``"+7/2 antes"``."""
     return ("+" if amount > 0 else "") + _count(amount)
 
@@ -357,18 +359,20 @@ def _count(amount: Fraction) -> str:
     return f"{amount} ante{'' if abs(amount) == 1 else 's'}"
 
 
-def _with_article(category: str) -> str:
+def with_article(category: str) -> str:
     """``"a flush"``, ``"two pair"``, ``"high card"``: a category as the object of "with"."""
     words = category.replace("_", " ")
     return words if category in ("high_card", "two_pair", "three_of_a_kind", "four_of_a_kind") else f"a {words}"
 
 
-def _plural(rank: int) -> str:
+def plural_rank(rank: int) -> str:
     name = RANK_NAMES[rank]
     return f"{name}es" if name == "six" else f"{name}s"
 
 
-def _hand(rules: Rules, hole: tuple[int, ...], board: tuple[int, ...], strength: int) -> tuple[str, tuple[int, ...]]:
+def hand_in_words(
+    rules: Rules, hole: tuple[int, ...], board: tuple[int, ...], strength: int
+) -> tuple[str, tuple[int, ...]]:
     """A hand's best five (for Omaha exactly two hole and three board cards) in words, and
     the five in the order they are read: the sets of a rank, biggest first, then by rank."""
     if rules.omaha:
@@ -393,15 +397,15 @@ def _hand_words(category: int, ranks: list[int]) -> str:
     if category == ROYAL_FLUSH:
         return "royal flush"
     if category == PAIR:
-        return f"pair of {_plural(top)}"
+        return f"pair of {plural_rank(top)}"
     detail = {
         STRAIGHT_FLUSH: f"{RANK_NAMES[top]} high",
-        QUADS: _plural(top),
-        FULL_HOUSE: f"{_plural(top)} full of {_plural(ranks[3])}",
+        QUADS: plural_rank(top),
+        FULL_HOUSE: f"{plural_rank(top)} full of {plural_rank(ranks[3])}",
         FLUSH: f"{RANK_NAMES[top]} high",
         STRAIGHT: f"{RANK_NAMES[top]} high",
-        TRIPS: _plural(top),
-        TWO_PAIR: f"{_plural(top)} and {_plural(ranks[2])}",
+        TRIPS: plural_rank(top),
+        TWO_PAIR: f"{plural_rank(top)} and {plural_rank(ranks[2])}",
         HIGH_CARD: RANK_NAMES[top],
     }[category]
     return f"{CATEGORIES[category].replace('_', ' ')}, {detail}"
