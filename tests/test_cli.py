@@ -12,7 +12,6 @@ from fractions import Fraction
 import pytest
 
 from analysis.cli import COMMANDS, main, parser
-from analysis.model.rules import PRESETS
 
 
 @pytest.mark.slow
@@ -25,8 +24,11 @@ def test_report_json_and_table_are_the_engines(holdem, cli):
         ).json()
         assert Fraction(data["house_edge_exact"]) == want.exact.house_edge
         assert Fraction(data["element_of_risk_exact"]) == want.exact.element_of_risk
-        assert data["call_rate"] == float(want.exact.call_rate) and data["std_dev"] == want.exact.std_dev
-        assert [r["combinations"] for r in data["return_table"]] == want.table.combinations.tolist()
+        assert (
+            data["call_rate"] == float(want.exact.call_rate)
+            and data["standard_deviation"] == want.exact.standard_deviation
+        )
+        assert [r["deals"] for r in data["return_table"]] == want.table.combinations.tolist()
         assert data["store_checksum"] == engine.source.checksum
         table = cli("report", "--game", "casino-holdem", "--strategy", strategy, "--no-progress")
         assert f"(exact {want.exact.house_edge})" in table.stdout
@@ -65,12 +67,12 @@ def test_every_command_takes_format_json():
     for name, p in sub.choices.items():
         fmt = next(a for a in p._actions if a.dest == "format")
         assert {"table", "json"} <= set(fmt.choices), name
-    for name in ("tune", "enumerate", "app"):  # the return engine's two games
+    with_game = [name for name, p in sub.choices.items() if any(a.dest == "game" for a in p._actions)]
+    assert len(with_game) >= 11, with_game
+    for name in with_game:  # every command takes every game: shipped names and game files alike
         game = next(a for a in sub.choices[name]._actions if a.dest == "game")
-        assert tuple(game.choices) == tuple(PRESETS), name
-    for name in ("report", "advise", "simulate", "solve"):  # also multi-street games and game files
-        game = next(a for a in sub.choices[name]._actions if a.dest == "game")
-        assert game.choices is None and game.type("casino-holdem") == "casino-holdem", name
+        assert game.choices is None and game.type("ultimate-texas-holdem") == "ultimate-texas-holdem", name
+        assert game.type("casino-holdem") == "casino-holdem", name
         assert game.type("ultimate-texas-holdem") == "ultimate-texas-holdem", name
 
 
@@ -78,7 +80,7 @@ def test_every_command_takes_format_json():
     "args, message",
     [
         (["report", "--game", "baccarat"], "unknown game 'baccarat'; choose one of: casino-holdem, casino-omaha"),
-        (["tune", "--game", "baccarat"], "invalid choice: 'baccarat'"),
+        (["tune", "--game", "baccarat"], "unknown game 'baccarat'; choose one of: casino-holdem, casino-omaha"),
         (["report", "--paytable", "/no/such/table.csv"], "/no/such/table.csv: cannot read the pay table"),
         (["report", "--strategy", "sometimes"], "invalid choice: 'sometimes'"),
         (["report", "--threads", "0"], "threads must be from 1 to 256, got 0"),
@@ -175,3 +177,76 @@ def test_a_bug_is_not_reported_as_a_user_error(monkeypatch, capsys):
     monkeypatch.setattr(equity, "run", refused)
     assert main(["equity", "As Ah Ks Kh", "7c 8d 9c Td"]) == 2
     assert capsys.readouterr().err == "casino-omaha: error: equity needs 2 to 6 hands, got 1\n"
+
+
+#: Published or pinned exact house edges of the shipped games (README, tests/exact_figures.py).
+SHIPPED_EDGES = {
+    "casino-omaha": Fraction(16455068456, 4844882417375),
+    "casino-holdem": Fraction(1363917077, 63213204600),
+    "ultimate-texas-holdem": Fraction(50643648973, 2317817502000),
+}
+
+
+@pytest.mark.slow
+def test_every_shipped_game_reports_in_one_json_schema(cli, omaha, holdem):
+    """One result schema whichever engine solves the game: the same keys, the house edge
+    a number with its exact fraction beside it, return-table rows that add up."""
+    from analysis.model.game import shipped_games
+
+    schemas = {}
+    for name in shipped_games():
+        data = cli("report", "--game", name, "--format", "json", "--no-progress").json()
+        schemas[name] = list(data)
+        assert {tuple(row) for row in data["return_table"]} == {
+            (
+                "ended",
+                "play_bet",
+                "final_hand",
+                "dealer",
+                "deals",
+                "probability",
+                "probability_exact",
+                "net",
+                "net_exact",
+                "contribution",
+            )
+        }
+        edge = Fraction(data["house_edge_exact"])
+        assert data["house_edge"] == float(edge) and data["game"] == name
+        if name in SHIPPED_EDGES:
+            assert edge == SHIPPED_EDGES[name]
+        rows, first_point = data["return_table"], next(iter(data["decisions"])).split(":")[0]
+        taken = sum(n for k, n in data["decisions"].items() if k.startswith(f"{first_point}:"))
+        assert sum(r["deals"] for r in rows) == data["deals"] == taken  # every deal decides at the first point
+        assert -sum(Fraction(r["net_exact"]) * r["deals"] for r in rows) / data["deals"] == edge
+        wagers = {w["wager"]: w for w in data["wagers"]}
+        assert list(wagers) == (["ante", "blind", "play"] if "ultimate" in name else ["ante", "play"])
+        assert sum(Fraction(w["expected_exact"]) for w in wagers.values()) == -edge  # the wagers split the edge
+        assert all(sum(x["deals"] for x in w["lines"]) == data["deals"] for w in wagers.values())
+        played = sum(r["deals"] for r in rows if r["ended"] != "fold")
+        assert Fraction(data["call_rate_exact"]) == Fraction(played, data["deals"])
+    first = next(iter(schemas.values()))
+    assert all(keys == first for keys in schemas.values()), schemas
+
+
+@pytest.mark.parametrize(
+    ("command", "instead"),
+    [
+        (["tune", "--set", "flush=3"], "`solve --game ultimate-texas-holdem --blind CATEGORY=PAYS` re-solves it"),
+        (["app"], "`report --game ultimate-texas-holdem --out DIR` writes its par sheet"),
+        (["sidebet", "--bet", "aa-bonus"], "`report --game ultimate-texas-holdem` gives its return table"),
+        (["protect", "--exposed", "1"], "`advise` with `--board` gives one state's exact decisions"),
+        (["enumerate"], "`solve --game ultimate-texas-holdem` counts it"),
+        (["verify"], "`solve --game ultimate-texas-holdem` re-derives its figures"),
+    ],
+)
+def test_every_command_takes_every_game_or_says_why_not_in_one_line(cli, command, instead):
+    # once argparse's "invalid choice": now the game is read, and the line says what to do
+    out = cli(command[0], "--game", "ultimate-texas-holdem", *command[1:])
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1, out.stderr
+    assert (
+        "Ultimate Texas Hold'em decides before the flop, at the flop and at the river: "
+        f"`{command[0]}` takes the one-decision games so far (casino-omaha, casino-holdem)" in out.stderr
+    )
+    assert instead in out.stderr

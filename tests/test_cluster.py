@@ -227,3 +227,15 @@ def test_no_scheduler_reachable_is_one_clear_error(cli, monkeypatch):
 def test_worker_count_is_checked(cli):
     out = cli("protect", "--turn", "--workers", "0")
     assert out.returncode == 2 and "workers must be from 1 to 256, got 0" in out.stderr
+
+
+@pytest.mark.slow
+def test_shards_run_in_this_process_unless_a_cluster_is_asked_for(tmp_path, cli, monkeypatch, holdem):
+    # on one machine the process is the fast path (docs/speed.md), so it is the default
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    job = ["protect", "--turn", "--game", "casino-holdem", "--samples", "40", "--no-progress", "--format", "json"]
+    here = cli(*job, "--seed", "5", "--results", tmp_path / "here")
+    assert "dask:" not in here.stderr
+    there = cli(*job, "--seed", "5", "--cluster", "--workers", "1", "--results", tmp_path / "there")
+    assert "dask: local cluster, 1 workers" in there.stderr
+    assert there.json()["checksum"] == here.json()["checksum"]

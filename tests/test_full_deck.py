@@ -123,7 +123,7 @@ def test_readme_figures_are_the_engines(holdem, omaha):
             label = "always call" if strategy == "always-call" else strategy
             row = (
                 f"| {name} | {label} | {float(e.house_edge):.4%} | {float(e.element_of_risk):.4%} | "
-                f"{float(e.call_rate):.2%} | {e.std_dev:.3f} | {float(e.hit_frequency):.2%} |"
+                f"{float(e.call_rate):.2%} | {e.standard_deviation:.3f} | {float(e.hit_frequency):.2%} |"
             )
             assert row.replace("100.00%", "100%") in README, row
             assert row.replace("100.00%", "100%") in RESULTS, row

@@ -27,7 +27,7 @@ def rows(result):
 def check_pay_lines(result):
     """Each line's deals are the return-table rows its wager is paid on; with the rows the
     table does not pay they add up to every deal; true odds are (total - c) / c exactly."""
-    lines, combos, total = pay_line_odds(result), rows(result), result.exact.total_combinations
+    lines, combos, total = pay_line_odds(result), rows(result), result.exact.deals
     paying = ("dealer_not_qualifying", "player_wins") if result.pays_on == "ante" else ("player_wins",)
     assert list(lines.category) == [c for c in reversed(CATEGORIES) if result.paytable.pays[c] > 0]
     for line in lines.itertuples():
@@ -96,7 +96,7 @@ def test_line_contributions_make_the_paying_wager_s_return(holdem_results):
     """The ante's expected net per hand is what its lines pay less what it loses (folds and
     dealer wins); the call bet's is what its lines pay less the call bets lost."""
     for on, result in holdem_results.items():
-        lines, combos, total = pay_line_odds(result), rows(result), result.exact.total_combinations
+        lines, combos, total = pay_line_odds(result), rows(result), result.exact.deals
         w = wager_odds(result).set_index("wager")
         paid = sum(Fraction(x) for x in lines.contribution_exact)
         lost = Fraction(combos[("dealer_wins", "")], total)
@@ -124,8 +124,8 @@ def test_maximum_payout_of_antewin_casino_holdem(holdem_results):
     assert top.net == 102
     royal = rows(result)[("player_wins", "royal_flush")]
     assert top.combinations == royal
-    assert top.probability == Fraction(royal, result.exact.total_combinations)
-    assert top.one_in == pytest.approx(result.exact.total_combinations / royal)
+    assert top.probability == Fraction(royal, result.exact.deals)
+    assert top.one_in == pytest.approx(result.exact.deals / royal)
     assert top.outcome == "the player's royal flush beats the dealer's qualifying hand"
     # paid on the call: the ante 1 to 1 and the call bet 2 x 100 antes
     assert maximum_payout(holdem_results["call"]).net == 201

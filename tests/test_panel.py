@@ -49,7 +49,7 @@ def shown(p: TuningPanel, result) -> None:
 
 def figure(key: str, x, sign: str = "") -> str:
     """A figure as the difference table shows it: percent to 6 places, the SD to 6 decimals."""
-    return f"{x:{sign}.6f}" if key == "std_dev" else f"{float(x):{sign}.6%}"
+    return f"{x:{sign}.6f}" if key == "standard_deviation" else f"{float(x):{sign}.6%}"
 
 
 def set_box(p: TuningPanel, category: str, text: str) -> None:
@@ -245,7 +245,7 @@ def test_solve_save_and_read_back_with_the_cli(panel, holdem, cli, tmp_path):
     assert back["house_edge_exact"] == str(panel.result.exact.house_edge) == "1/50"
     assert back["element_of_risk_exact"] == str(panel.result.exact.element_of_risk)
     assert back["call_rate"] == float(panel.result.exact.call_rate)
-    assert [r["combinations"] for r in back["return_table"]] == panel.result.table["combinations"].tolist()
+    assert [r["deals"] for r in back["return_table"]] == panel.result.table["combinations"].tolist()
     panel.target.value = "50%"
     panel.solve.click()
     assert panel.wait(300)

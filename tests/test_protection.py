@@ -58,8 +58,8 @@ def optimal_edge_by_brute_force(rules, job) -> Fraction:
 def test_figures_add_up_and_recover_the_base_game(game, ranks, suits):
     rules, engine, job, sums, result = run_exposure(game, ranks, suits)
     e = result.result.exact
-    assert e.total_combinations == rules.hole_cards * rules.total_combinations
-    assert e.total_combinations == ExposedGame(rules).total_combinations
+    assert e.deals == rules.hole_cards * rules.total_combinations
+    assert e.deals == ExposedGame(rules).total_combinations
     assert result.base_house_edge == engine.decide(job.paytable).exact.house_edge
     assert e.house_edge == optimal_edge_by_brute_force(rules, job)
     assert e.house_edge < result.base_house_edge  # seeing a card is worth something
@@ -180,7 +180,7 @@ def test_casino_holdem_one_seen_card_exactly(holdem, cli):
     assert data["house_edge_exact"] == str(edge) and data["house_edge"] == float(edge)
     assert data["call_rate"] == float(call_rate)
     assert data["element_of_risk"] == float(edge / (1 + 2 * call_rate))  # per unit wagered: the ante, 2 more called
-    assert data["total_combinations"] == 2 * rules.total_combinations
+    assert data["deals"] == 2 * rules.total_combinations
     assert data["base_house_edge"] == float(engine.decide().exact.house_edge)
     assert [row["rank_seen"] for row in data["by_rank"]] == list("23456789TJQKA")
     assert data["advantage_strategy"]["house_edge_exact"] == "-373902466307/6953452506000"

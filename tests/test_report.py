@@ -104,9 +104,9 @@ def test_figures_follow_their_formulas(omaha_report):
     report, _, _ = omaha_report
     e = report.result.exact
     t = report.result.table
-    he = -Fraction(sum(int(n) * Fraction(p) for n, p in zip(t.combinations, t.payoff)), e.total_combinations)
+    he = -Fraction(sum(int(n) * Fraction(p) for n, p in zip(t.combinations, t.payoff)), e.deals)
     assert he == e.house_edge
-    sigma = e.std_dev
+    sigma = e.standard_deviation
     summary = report.sheets["Summary"].set_index("figure")["value"]
     ranges = report.sheets["Confidence ranges"]
     assert len(ranges) == len(HORIZONS) * len(LEVELS)
@@ -186,7 +186,7 @@ def test_report_command_writes_workbook_and_page(holdem, cli, tmp_path):
     combinations = returns["Combinations"].tolist()
     assert combinations == engine.decide(None, STRATEGIES["simple"]).table.combinations.tolist()
     data = cli("report", "--game", "casino-holdem", "--strategy", "simple", "--format", "json", "--no-progress").json()
-    assert [row["combinations"] for row in data["return_table"]] == combinations  # JSON keeps machine names
+    assert [row["deals"] for row in data["return_table"]] == combinations  # JSON keeps machine names
     assert data["strategy"] == "simple"
 
 

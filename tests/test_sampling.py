@@ -115,4 +115,4 @@ def test_too_few_states_give_no_normal_interval(small):
     assert enough.normal_interval and enough.too_few == "" and "note" not in enough.summary()
     half = z_score(0.95) * enough.std_error
     assert enough.interval() == (float(enough.house_edge) - half, float(enough.house_edge) + half) and half > 0
-    assert enough.states_needed(0.01) == max(30, ceil((z_score(0.95) * enough.std_dev / 0.01) ** 2))
+    assert enough.states_needed(0.01) == max(30, ceil((z_score(0.95) * enough.standard_deviation / 0.01) ** 2))

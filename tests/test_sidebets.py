@@ -128,7 +128,9 @@ def check(rules, engine, states, bet, stake=1, meter=None, paytable=None, strate
     assert result.exact.ev == want["side_ev"]
     assert result.exact.variance == want["side_ev2"] - want["side_ev"] ** 2
     assert result.combined.house_edge == -want["both_ev"]
-    assert result.combined.std_dev == pytest.approx(float(want["both_ev2"] - want["both_ev"] ** 2) ** 0.5, 1e-12)
+    assert result.combined.standard_deviation == pytest.approx(
+        float(want["both_ev2"] - want["both_ev"] ** 2) ** 0.5, 1e-12
+    )
     assert result.main.exact.ev == want["main_ev"] and result.main.exact.call_rate == want["call_rate"]
     return result
 
@@ -231,7 +233,7 @@ def test_long_run_return_of_the_meter_process(deck):
         "kind,final\nseed,20\nreset,15\ncontribution,5%\nstake,1\nline,pays\ntwo_pair,meter\npair,meter*1/2\n"
     )
     p = analyse_progressive(SideBetEngine(engine), bet)
-    total = p.result.exact.total_combinations
+    total = p.result.exact.deals
     probs = [int(n) / total for n in p.result.table.combinations[:2]]
     outcome = np.random.default_rng(5).choice(3, size=500_000, p=[probs[0], probs[1], 1 - sum(probs)])
     meter, last, paid, ends, cycle_paid = 20.0, 0, 0.0, [], []
@@ -266,8 +268,13 @@ def test_floor_figures_follow_their_formulas(deck):
         n = 30 * 20 * 7
         week = rows.loc["week"]
         assert week.hands_per_seat == n
-        assert week.range_high - week.expected_house_result == pytest.approx(z * w.std_dev * w.average_bet * n**0.5)
-    assert wagers[1].house_edge == float(result.exact.house_edge) and wagers[2].std_dev == result.combined.std_dev
+        assert week.range_high - week.expected_house_result == pytest.approx(
+            z * w.standard_deviation * w.average_bet * n**0.5
+        )
+    assert (
+        wagers[1].house_edge == float(result.exact.house_edge)
+        and wagers[2].standard_deviation == result.combined.standard_deviation
+    )
     with pytest.raises(ValueError, match="not 5 / 10"):
         side_bet_wagers(result, 10, 5)
     with pytest.raises(ValueError, match="hands per hour"):

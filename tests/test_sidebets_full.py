@@ -34,7 +34,7 @@ def test_aa_bonus_has_its_published_house_edge(holdem_bets):
     result = holdem_bets.evaluate("aa-bonus")
     assert result.exact.house_edge == Fraction(162652, 2598960)
     assert result.exact.player_return == 1 - Fraction(162652, 2598960)  # 93.74%
-    per_hand = result.exact.total_combinations // 2598960  # deals per five-card hand
+    per_hand = result.exact.deals // 2598960  # deals per five-card hand
     assert (result.table["combinations"][:-1] // per_hand).tolist() == AA_BONUS_HANDS
     assert (result.table["combinations"][:-1] % per_hand == 0).all()
 
@@ -162,8 +162,11 @@ def test_cli_json_holds_the_exact_figures(holdem_bets, cli):
     data = cli("sidebet", "--bet", "aa-bonus", "--format", "json", "--no-progress").json()
     assert data["game"] == "casino-holdem" and data["bet"] == "AA Bonus"
     assert data["house_edge_exact"] == "5809/92820" and data["house_edge"] == float(want.exact.house_edge)
-    assert data["total_combinations"] == want.exact.total_combinations
-    assert data["hit_frequency"] == float(want.exact.hit_frequency) and data["std_dev"] == want.exact.std_dev
+    assert data["deals"] == want.exact.deals
+    assert (
+        data["hit_frequency"] == float(want.exact.hit_frequency)
+        and data["standard_deviation"] == want.exact.standard_deviation
+    )
     assert [r["combinations"] for r in data["lines"]] == want.table["combinations"].tolist()
     table = cli("sidebet", "--bet", "aa-bonus", "--hands-per-hour", "30", "--no-progress")
     assert "(exact 5809/92820)" in table.stdout and "floor figures" in table.stdout

@@ -377,6 +377,25 @@ def test_a_game_file_names_the_key_it_cannot_use():
         load_game("nope")
 
 
+@pytest.mark.parametrize(
+    ("table", "key", "known"),
+    [
+        ("cards", "suit", "hand, hole, ranks, suits"),
+        ("cards", "board", "hand, hole, ranks, suits"),
+        ("cards", "jokers", "hand, hole, ranks, suits"),
+        ("dealer", "opens", "qualifier"),
+        ("ante", "pay", "dealer_not_qualifying, pays"),
+        ("play", "pays", "dealer_not_qualifying"),
+    ],
+)
+def test_a_key_a_table_does_not_know_is_refused_by_name(table, key, known):
+    # a misspelt key used to be ignored, and the file's game solved without it
+    bad = doc()
+    bad.setdefault(table, {})[key] = "cd"
+    with pytest.raises(InputError, match=rf"g.toml: \[{table}\] has unknown keys '{key}' \(known: {known}\)"):
+        game_from_document(bad, "g.toml")
+
+
 def test_shipped_files_are_the_presets():
     for name, rules in PRESETS.items():
         assert load_game(name).rules == rules
@@ -455,7 +474,7 @@ def test_solve_and_games_commands(cli, tmp_path):
     path.write_text(SMALL_GAME)
     exact = solve_streets(game_from_document(doc(), "x"), RunOptions(root=tmp_path / "api"))
     out = cli("solve", "--game", path, "--format", "json", "--no-progress", "--store", tmp_path / "cli").json()
-    assert Fraction(out["house edge (per ante)"]) == exact.house_edge
+    assert Fraction(out["house_edge_exact"]) == exact.house_edge
     assert out["deals"] == exact.total
     assert out["decisions"] == {f"{s}: {o}": n for (s, o), n in exact.decisions.items()}
     changed = cli(
@@ -465,7 +484,7 @@ def test_solve_and_games_commands(cli, tmp_path):
         game_from_document(doc(), "x").with_blind({"straight": 2}).with_qualifier("none"),
         RunOptions(root=tmp_path / "api"),
     )
-    assert Fraction(changed.json()["house edge (per ante)"]) == what_if.house_edge != exact.house_edge
+    assert Fraction(changed.json()["house_edge_exact"]) == what_if.house_edge != exact.house_edge
     bad = cli("solve", "--game", path, "--blind", "flush")
     assert bad.returncode == 2 and "--blind 'flush': give CATEGORY=PAYS" in bad.stderr
     games = cli("games", "--format", "json").json()

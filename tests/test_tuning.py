@@ -39,7 +39,7 @@ def test_raising_a_pay_never_raises_the_house_edge(engine, category, pays_on):
         "house_edge",
         "element_of_risk",
         "call_rate",
-        "std_dev",
+        "standard_deviation",
         "hit_frequency",
     ]
 
@@ -158,4 +158,4 @@ def test_a_solved_large_denominator_table_reports(holdem, cli, tmp_path):
     path.write_text(table.to_csv())
     data = cli("report", "--game", "casino-holdem", "--paytable", path, "--format", "json", "--no-progress").json()
     assert Fraction(data["house_edge_exact"]) == Fraction("0.0205")
-    assert sum(row["combinations"] for row in data["return_table"]) == rules.total_combinations
+    assert sum(row["deals"] for row in data["return_table"]) == rules.total_combinations

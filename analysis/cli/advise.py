@@ -26,7 +26,7 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument(
         "--board", default=None, metavar="CARDS", help="a multi-street game at the river: the five board cards"
     )
-    add_game_options(p, store=False, game_files=True)
+    add_game_options(p, store=False)
     add_pay_options(p)
     p.add_argument("--store", type=Path, default=None, help="outcome store root (see `report --help`)")
     p.add_argument("--enumerate", action="store_true", help="enumerate the state even when a store exists")

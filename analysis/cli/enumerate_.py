@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                 "path": str(store.path),
                 "rows": m["rows"],
                 "states": m["total_states"],
-                "total_combinations": m["total_combinations"],
+                "deals": m["total_combinations"],
                 "checksum": store.checksum,
                 "elapsed_seconds": m.get("elapsed_seconds"),
                 "derived_sha256": store.derived_sha256,

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 "paytable": result.paytable.name,
                 "house_edge": result.exact.house_edge,
                 "average_wager": result.exact.average_wager,
-                "std_dev": result.exact.std_dev,
+                "standard_deviation": result.exact.standard_deviation,
                 "theoretical_hold": trial.expected.hold,
                 "convention": CONVENTION,
                 "tables": frame.to_dict(orient="records"),
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{engine.rules.name}, {args.strategy} strategy: theoretical hold {float(e.hold):.4%} "
         f"(house edge {float(e.house_edge):.4%} of the ante / average wager {float(e.average_wager):.4f} antes; "
-        f"standard deviation {e.std_dev:.4f} antes per hand)"
+        f"standard deviation {e.standard_deviation:.4f} antes per hand)"
     )
     print(f"Convention: {CONVENTION}.")
     head = (

@@ -109,7 +109,7 @@ def _exact(
     print(f"  without the card  {s['base_house_edge']:+.6%}")
     print(f"element of risk     {s['element_of_risk']:+.6%}")
     print(f"call rate           {s['call_rate']:.4%}")
-    print(f"total combinations  {s['total_combinations']:,}")
+    print(f"total combinations  {s['deals']:,}")
     print("\nby the rank of the card seen:")
     print(result.by_rank.drop(columns="house_edge_exact").to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     print("\nby what the card seen pairs:")

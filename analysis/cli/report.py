@@ -19,6 +19,7 @@ from analysis.cli.common import (
     options_for,
     out_folder,
     print_json,
+    result_json,
 )
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def add_parser(sub: Subparsers) -> None:
         help="return table and summary of a game, pay table and strategy",
         description=__doc__.split("\n\n")[0].replace("``", ""),
     )
-    add_game_options(p, game_files=True)
+    add_game_options(p)
     add_pay_options(p)
     p.add_argument(
         "--strategy",
@@ -73,12 +74,12 @@ def format_result(result: GameResult) -> str:
         "",
         t.to_string(index=False),
         "",
-        f"total combinations  {s['total_combinations']:,}",
+        f"total combinations  {s['deals']:,}",
         f"house edge          {s['house_edge']:.6%} per ante  (exact {e.house_edge})",
         f"element of risk     {s['element_of_risk']:.6%} of the total wager  (exact {e.element_of_risk})",
         f"call rate           {s['call_rate']:.6%}",
         f"average wager       {s['average_wager']:.6f} antes",
-        f"standard deviation  {s['std_dev']:.6f} antes per hand",
+        f"standard deviation  {s['standard_deviation']:.6f} antes per hand",
         f"hit frequency       {s['hit_frequency']:.6%}",
     ]
     if result.strategy == "optimal":
@@ -87,6 +88,7 @@ def format_result(result: GameResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from analysis.model.game import game_title
     from analysis.model.paytable import PayTable
     from analysis.model.rules import PRESETS
 
@@ -113,13 +115,19 @@ def run(args: argparse.Namespace) -> int:
     result = engine.decide(paytable, strategy_named(args.strategy), args.pays_on)
     if args.format == "json":
         print_json(
-            result.summary()
-            | {
-                "qualifier": engine.rules.describe()["qualifier"],
-                "call_multiple": engine.rules.call_multiple,
-                "store_checksum": engine.source.checksum if isinstance(engine.source, OutcomeStore) else None,
-                "return_table": result.table.to_dict(orient="records"),
-            }
+            result_json(
+                engine.rules.name,
+                game_title(engine.rules.name),
+                result.strategy,
+                result.exact,
+                result.decisions(),
+                result.outcomes(),
+                result.settlement,
+                paytable=paytable.name,
+                pays_on=result.pays_on,
+                qualifier=engine.rules.describe()["qualifier"],
+                store_checksum=engine.source.checksum if isinstance(engine.source, OutcomeStore) else None,
+            )
         )
     elif args.format == "csv":
         print(result.table.to_csv(index=False), end="")
@@ -160,20 +168,19 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.format == "json":
         f = report.figures
         print_json(
-            {
-                "game": game.name,
-                "title": game.title,
-                "deals": f.total,
-                "house_edge": f.house_edge,
-                "element_of_risk": f.element_of_risk,
-                "average_wager": f.average_wager,
-                "variance": f.variance,
-                "std_dev": f.standard_deviation,
-                "hit_frequency": f.hit_frequency,
-                "decisions": {f"{s}: {o}": n for (s, o), n in f.decisions.items()},
-                "store_checksum": f.checksum,
-                "return_table": report.sheets["Return table"].to_dict(orient="records"),
-            }
+            result_json(
+                game.name,
+                game.title,
+                "optimal",
+                f.exact,
+                f.decisions,
+                f.outcomes(),
+                game.settlement,
+                paytable=game.ante_pays.name if game.ante_pays is not None else "even money",
+                pays_on="ante",
+                qualifier=game.rules.describe()["qualifier"],
+                store_checksum=f.checksum,
+            )
         )
     elif args.format == "csv":
         print(report.sheets["Return table"].to_csv(index=False), end="")

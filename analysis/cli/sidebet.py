@@ -120,11 +120,11 @@ def format_sidebet(result: SideBetResult, out: dict[str, Any], floor: pd.DataFra
         "",
         t.drop(columns=["net", "probability_exact"]).to_string(index=False),
         "",
-        f"total combinations  {e.total_combinations:,}",
+        f"total combinations  {e.deals:,}",
         f"house edge          {float(e.house_edge):.6%} per unit staked  (exact {e.house_edge})",
         f"return              {float(e.player_return):.6%}",
         f"hit frequency       {float(e.hit_frequency):.6%}",
-        f"standard deviation  {e.std_dev:.6f} per unit staked",
+        f"standard deviation  {e.standard_deviation:.6f} per unit staked",
         f"with the main game  house edge {out['combined_house_edge_per_hand']:.6%} of an ante per hand "
         f"({out['combined_house_edge_per_unit_wagered']:.6%} of the total wagered, side stake "
         f"{out['stake_antes']} antes), standard deviation {out['combined_std_dev']:.4f} antes",

@@ -20,7 +20,7 @@ NAME = "simulate"
 
 def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(NAME, help="Monte Carlo check of the exact figures", description=__doc__)
-    add_game_options(p, game_files=True)
+    add_game_options(p)
     add_pay_options(p)
     p.add_argument("--strategy", choices=("optimal", "always-call", "simple"), default="optimal")
     p.add_argument("--hands", type=hands, default=1_000_000, help="hands to deal (default 1,000,000)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from analysis.cli.common import Subparsers, add_format, add_run_options, game_or_file, print_json
+from analysis.cli.common import Subparsers, add_format, add_run_options, game_or_file, print_json, result_json
 
 NAME = "solve"
 
@@ -54,19 +54,13 @@ def run(args: argparse.Namespace) -> int:
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
     f = solve_streets(game, RunOptions(root=args.store, threads=args.threads, progress=not args.no_progress))
-    figures = {
-        "game": game.name,
-        "title": game.title,
-        "deals": f.total,
-        "house edge (per ante)": f.house_edge,
-        "element of risk": f.element_of_risk,
-        "average wager (antes)": f.average_wager,
-        "standard deviation (antes)": f.standard_deviation,
-        "hit frequency": f.hit_frequency,
-        "decisions": {f"{s}: {o}": n for (s, o), n in f.decisions.items()},
-    }
     if args.format == "json":
-        print_json(figures | ({"preflop": f.preflop.to_dict("records")} if args.preflop else {}))
+        preflop = {"preflop": f.preflop.to_dict("records")} if args.preflop else {}
+        print_json(
+            result_json(
+                game.name, game.title, "optimal", f.exact, f.decisions, f.outcomes(), game.settlement, **preflop
+            )
+        )
         return 0
     print(f"{game.title} ({game.source}), {f.total:,} deals, optimal strategy, exact")
     print(f"house edge            {float(f.house_edge):.4%} of the ante  (exact {f.house_edge})")

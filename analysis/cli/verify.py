@@ -15,13 +15,16 @@ from analysis.cli.common import (
     Subparsers,
     add_format,
     add_run_options,
+    game_or_file,
     hands,
+    one_decision_only,
     options_for,
     out_folder,
     print_json,
     seed,
     whole_number,
 )
+from analysis.model.errors import InputError
 from analysis.model.rules import PRESETS
 
 NAME = "verify"
@@ -41,7 +44,9 @@ def add_parser(sub: Subparsers) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", choices=tuple(PRESETS), default="casino-omaha", help="the game (default casino-omaha)")
+    p.add_argument(
+        "--game", type=game_or_file, default="casino-omaha", metavar="NAME|FILE", help="the game (default casino-omaha)"
+    )
     p.add_argument(
         "--states",
         type=whole_number(1, 10_000, "states"),
@@ -78,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
             if not check.passed:
                 print(f"      expected {check.expected}; {check.detail}", flush=True)
 
+    if args.game not in PRESETS:
+        raise InputError(one_decision_only(args))
     result = verify(preset(args.game), options_for(args), args.states, args.hands, args.seed, on_check=line)
     written = result.write(args.out) if args.out is not None else []
     if table:

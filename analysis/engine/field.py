@@ -54,11 +54,11 @@ class Expected:
 
     house_edge: Fraction  # per ante
     average_wager: Fraction  # antes wagered per hand
-    std_dev: float  # of the house's result of a hand, in antes
+    standard_deviation: float  # of the house's result of a hand, in antes
 
     @classmethod
     def from_figures(cls, figures: ExactFigures) -> Expected:
-        return cls(figures.house_edge, figures.average_wager, figures.std_dev)
+        return cls(figures.house_edge, figures.average_wager, figures.standard_deviation)
 
     @property
     def hold(self) -> Fraction:
@@ -67,7 +67,7 @@ class Expected:
 
     def hold_sd(self, hands: int) -> float:
         """Standard deviation of the hold over ``hands`` hands: SD / (average wager x sqrt(hands))."""
-        return self.std_dev / (float(self.average_wager) * sqrt(hands))
+        return self.standard_deviation / (float(self.average_wager) * sqrt(hands))
 
     def band(self, hands: int, level: float) -> tuple[float, float]:
         """The hold's range at a confidence level after ``hands`` hands."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,25 @@ from analysis.engine.statistics import ExactFigures, exact_figures
 from analysis.model.payoffs import RowKey, outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import CountedGame, Rules
+from analysis.model.settlement import ONE_DECISION, Settlement
+
+
+class Outcome(NamedTuple):
+    """One row of any game's return table, in the one vocabulary of every engine: the
+    street where the betting ended (``"fold"`` for a fold), the play bet in antes, the
+    player's final category and the dealer's result (empty where the row covers them all),
+    its deals and its net result in antes."""
+
+    ended: str
+    play_bet: int
+    final_hand: str
+    dealer: str
+    deals: int
+    net: Fraction
+
+
+#: The dealer's result of each one-decision return-table outcome.
+_DEALER = {"dealer_not_qualifying": "noqual", "player_wins": "win", "tie": "tie", "dealer_wins": "loss"}
 
 
 @dataclass
@@ -36,6 +56,28 @@ class GameResult:
             "strategy": self.strategy,
         }
         return head | self.exact.summary()
+
+    @property
+    def settlement(self) -> Settlement:
+        """How this result's wagers settle: the family's rule with its pay table."""
+        return ONE_DECISION.with_table(self.paytable, self.pays_on)
+
+    def outcomes(self) -> list[Outcome]:
+        """The return table's rows as :class:`Outcome` (the call is made at the flop)."""
+        payoffs = outcome_payoffs(self.paytable, self.rules, self.pays_on)
+        deals = dict(zip(zip(self.table["outcome"], self.table["category"]), self.table["combinations"]))
+        m = self.rules.call_multiple
+        return [
+            Outcome("fold", 0, "", "", int(deals[key]), p)
+            if key[0] == "fold"
+            else Outcome("flop", m, key[1], _DEALER[key[0]], int(deals[key]), p)
+            for key, p in payoffs.items()
+        ]
+
+    def decisions(self) -> dict[tuple[str, str], int]:
+        """Deals that took each option at each decision point (the one-decision game's flop)."""
+        folded = int(self.table.loc[self.table["outcome"] == "fold", "combinations"].sum())
+        return {("flop", "fold"): folded, ("flop", f"bet {self.rules.call_multiple}"): self.exact.deals - folded}
 
 
 def game_result(

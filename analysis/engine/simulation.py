@@ -32,7 +32,7 @@ from analysis.store.shards import StoreError
 class Simulation:
     hands: int
     mean: float  # average net result per hand, in antes (minus the house edge)
-    std_dev: float
+    standard_deviation: float
     call_rate: float
     exact_house_edge: float | None = None  # the exact figure the simulation checks, when known
 
@@ -45,7 +45,7 @@ class Simulation:
 
     @property
     def standard_error(self) -> float:
-        return self.std_dev / sqrt(self.hands)
+        return self.standard_deviation / sqrt(self.hands)
 
     @property
     def house_edge(self) -> float:

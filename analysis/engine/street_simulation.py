@@ -232,7 +232,7 @@ def simulate_streets(
     return StreetSimulation(
         hands=hands,
         mean=float(mean),
-        std_dev=sqrt(float(variance)),
+        standard_deviation=sqrt(float(variance)),
         call_rate=showdowns / hands,
         exact_house_edge=float(figures.house_edge),
         decisions={key: c / hands for key, c in decisions.items()},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from math import lcm
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ from tqdm import tqdm
 from analysis.counting.enumeration import prepare
 from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, StreetCounts, count_streets, preflop_classes
 from analysis.counting.symmetry import FlopClass, canonical_states
+from analysis.engine.result import Outcome
+from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
@@ -141,40 +144,48 @@ class StreetFigures:
         values = self.game.showdown_values(multiple)
         return values[CATEGORIES.index(category) * len(RESULTS6) + RESULTS6.index(result)]
 
+    @cached_property
+    def exact(self) -> ExactFigures:
+        """The exact figures, with the same names as every game's (house edge, element of
+        risk, call rate: the deals that put up a play bet, standard deviation, ...)."""
+        payoffs = {k: self.value(k) for k in self.counts}
+        played = self.total - self.counts.get(("fold", 0, "", ""), 0)
+        start = 1 + (self.game.blind is not None)
+        wager = start + Fraction(sum(n * k[1] for k, n in self.counts.items()), self.total)
+        return figures_of(self.counts, payoffs, Fraction(played, self.total), wager)
+
     @property
     def expected(self) -> Fraction:
         """The player's expected net result per hand, in antes."""
-        return sum((n * self.value(k) for k, n in self.counts.items()), Fraction(0)) / self.total
+        return self.exact.ev
 
     @property
     def house_edge(self) -> Fraction:
         """The house's expected win per ante."""
-        return -self.expected
+        return self.exact.house_edge
 
     @property
     def average_wager(self) -> Fraction:
         """Antes wagered per hand on average: ante, blind and the play bet."""
-        start = 1 + (self.game.blind is not None)
-        return start + Fraction(sum(n * k[1] for k, n in self.counts.items()), self.total)
+        return self.exact.average_wager
 
     @property
     def element_of_risk(self) -> Fraction:
         """The house's expected win per unit wagered."""
-        return self.house_edge / self.average_wager
+        return self.exact.element_of_risk
 
     @property
     def variance(self) -> Fraction:
-        second = sum((n * self.value(k) ** 2 for k, n in self.counts.items()), Fraction(0)) / self.total
-        return second - self.expected**2
+        return self.exact.variance
 
     @property
     def standard_deviation(self) -> float:
-        return float(self.variance) ** 0.5
+        return self.exact.standard_deviation
 
     @property
     def hit_frequency(self) -> Fraction:
         """The probability that a hand nets a win."""
-        return Fraction(sum(n for k, n in self.counts.items() if self.value(k) > 0), self.total)
+        return self.exact.hit_frequency
 
     def decision_rates(self) -> pd.DataFrame:
         """How often each option is taken at each street, over all deals."""
@@ -184,25 +195,12 @@ class StreetFigures:
         ]
         return pd.DataFrame(rows)
 
-    def return_table(self) -> pd.DataFrame:
-        """One row per outcome: deals, probability, net result in antes, contribution."""
-        rows = []
-        for key, n in sorted(self.counts.items(), key=lambda kv: (kv[0][0] != "fold", kv[0])):
-            street, multiple, category, result = key
-            v = self.value(key)
-            rows.append(
-                {
-                    "betting ended": street,
-                    "play bet": multiple,
-                    "player's hand": category.replace("_", " "),
-                    "dealer": result.replace("noqual_", "does not qualify, player ").replace("_", " "),
-                    "deals": n,
-                    "probability": float(Fraction(n, self.total)),
-                    "net (antes)": float(v),
-                    "contribution": float(v * n / self.total),
-                }
-            )
-        return pd.DataFrame(rows)
+    def outcomes(self) -> list[Outcome]:
+        """Every outcome as :class:`~analysis.engine.result.Outcome`, folds first."""
+        return [
+            Outcome("fold" if k[0] == "fold" else k[0], k[1], k[2], k[3], n, self.value(k))
+            for k, n in sorted(self.counts.items(), key=lambda kv: (kv[0][0] != "fold", kv[0]))
+        ]
 
 
 #: The method's version: part of a job's key, so a changed method never reads old shards.

@@ -11,17 +11,24 @@ points and how each wager is settled, validated on load (errors name the file an
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 from analysis.model.paytable import PayTable
-from analysis.model.rules import GAMES_DIR, Rules, parse_qualifier, rules_from_document, tomllib
+from analysis.model.rules import GAMES_DIR, Rules, game_table, parse_qualifier, rules_from_document
+from analysis.model.settlement import ONE_DECISION, Settlement
 
 #: The streets at which a game may ask for a decision, in play order.
 STREETS = ("preflop", "flop", "river")
@@ -81,30 +88,24 @@ class GameSpec:
         return {s: opts for s, opts in zip(STREETS, (self.preflop, self.flop, self.river)) if opts}
 
     @property
+    def settlement(self) -> Settlement:
+        """How the file's wagers settle (:mod:`analysis.model.settlement`)."""
+        return Settlement(
+            ante=self.ante_pays,
+            ante_when_no_qualifier=self.ante_when_no_qualifier,
+            play_when_no_qualifier=self.play_when_no_qualifier,
+            blind=None if self.blind is None else self.blind.pays,
+        )
+
+    @property
     def fold_value(self) -> Fraction:
         """What a fold nets, in antes: the ante and the blind are lost."""
-        return Fraction(-1 - (self.blind is not None))
+        return self.settlement.fold
 
     def showdown_values(self, multiple: int) -> list[Fraction]:
         """Net result in antes of a showdown with a play bet of ``multiple`` antes, for each
-        (player category, dealer result) in the order of the multi-street counts
-        (category-major; results: not qualifying x win/tie/loss, qualifying x win/tie/loss)."""
-        out = []
-        for category in CATEGORIES:
-            ante_win = Fraction(1) if self.ante_pays is None else self.ante_pays.pays[category]
-            blind_win = self.blind.pays.get(category, Fraction(0)) if self.blind is not None else Fraction(0)
-            blind_loss = Fraction(-1 if self.blind is not None else 0)
-            for qualifies in (False, True):
-                for sign in (1, 0, -1):  # win, tie, loss
-                    if qualifies:
-                        ante = {1: ante_win, 0: Fraction(0), -1: Fraction(-1)}[sign]
-                    else:
-                        ante = ante_win if self.ante_when_no_qualifier == "pays" else Fraction(0)
-                    action = qualifies or self.play_when_no_qualifier == "action"
-                    play = Fraction(sign * multiple) if action else Fraction(0)
-                    blind = {1: blind_win, 0: Fraction(0), -1: blind_loss}[sign]
-                    out.append(ante + play + blind)
-        return out
+        (player category, dealer result) in the order of the multi-street counts."""
+        return self.settlement.showdown_values(multiple)
 
     def with_blind(self, pays: Mapping[str, object]) -> GameSpec:
         """This game with some blind pays changed (a designer's what-if)."""
@@ -120,13 +121,23 @@ class GameSpec:
 
     @property
     def single_decision(self) -> bool:
-        """One decision, fold or a call at the flop: the return engine's games."""
-        return not self.preflop and not self.river and len(self.flop) == 2 and self.flop[0].kind == "fold"
+        """The one rule of which games the one-decision engine plays: one decision, a fold
+        or a call at the flop, an ante pay table and the family's settlement (the ante paid,
+        the call pushed, when the dealer does not qualify; no blind), which its counts
+        settle. Every other game file is solved by the street engine."""
+        shape = not self.preflop and not self.river and len(self.flop) == 2 and self.flop[0].kind == "fold"
+        return shape and self.ante_pays is not None and replace(self.settlement, ante=None) == ONE_DECISION
 
 
 def shipped_games() -> dict[str, Path]:
     """The game files that ship with the package, by name."""
     return {p.stem: p for p in sorted(GAMES_DIR.glob("*.toml"), key=lambda p: p.stem)}
+
+
+def single_decision_rules() -> dict[str, Rules]:
+    """The counting rules of the shipped one-decision games, by name, Casino Omaha first."""
+    games = [load_game(name) for name in sorted(shipped_games(), key=lambda n: n != "casino-omaha")]
+    return {g.name: g.rules for g in games if g.single_decision}
 
 
 def game_title(name: str) -> str:
@@ -173,18 +184,18 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
         )
     streets = {s: _options(betting.get(s, []), f"{where}: [betting] {s}") for s in STREETS}
     _check_structure(streets, where)
-    ante = _section(doc, "ante", where, {"pays", "dealer_not_qualifying"})
+    ante = game_table(doc, "ante", where, {"pays", "dealer_not_qualifying"}, required=False)
     ante_pays = _ante_pays(ante.get("pays", "even"), f"{where}: [ante] pays")
     ante_nq = _choice(
         ante.get("dealer_not_qualifying", "push"), ("push", "pays"), f"{where}: [ante] dealer_not_qualifying"
     )
-    play = _section(doc, "play", where, {"dealer_not_qualifying"})
+    play = game_table(doc, "play", where, {"dealer_not_qualifying"}, required=False)
     play_nq = _choice(
         play.get("dealer_not_qualifying", "push"), ("push", "action"), f"{where}: [play] dealer_not_qualifying"
     )
     blind = None
     if "blind" in doc:
-        section = _section(doc, "blind", where, {"pays"})
+        section = game_table(doc, "blind", where, {"pays"})
         blind = Blind(_pays(section.get("pays"), f"{where}: [blind] pays"))
     game = GameSpec(
         name=rules.name,
@@ -233,15 +244,6 @@ def _check_structure(streets: Mapping[str, tuple[Option, ...]], where: str) -> N
         raise InputError(
             f"{where}: [betting] river: at most {MAX_RIVER_OPTIONS} options (the kernel decides among them)"
         )
-
-
-def _section(doc: Mapping[str, Any], key: str, where: str, allowed: set[str]) -> Mapping[str, Any]:
-    value = doc.get(key, {})
-    if not isinstance(value, dict):
-        raise InputError(f"{where}: [{key}] must be a table")
-    if set(value) - allowed:
-        raise InputError(f"{where}: [{key}] knows only {', '.join(sorted(allowed))}")
-    return value
 
 
 def _choice(value: object, allowed: tuple[str, ...], where: str) -> str:

@@ -1,4 +1,6 @@
-"""How a hand is settled: the net payoff, in antes, of every row of the return table.
+"""The one-decision return table's rows and their net payoff in antes, from the one
+settlement of every game (:mod:`analysis.model.settlement`), and the exact integer margin
+of a call over a fold that the engines decide on.
 
 A folding player loses the ante. A calling player puts up ``call_multiple`` more antes
 and, for each completion, nets:
@@ -24,34 +26,15 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from analysis.model.categories import CATEGORIES
-from analysis.model.errors import InputError
 from analysis.model.outcomes import COLUMNS, Column
 from analysis.model.paytable import PayTable
 from analysis.model.rules import PAYS_ON, Rules
+from analysis.model.settlement import BY_CATEGORY, ONE_DECISION, OUTCOMES, RowKey, check_pays_on, row_keys
 
-#: The outcomes of a hand, in return-table order.
-OUTCOMES = ("fold", "dealer_not_qualifying", "player_wins", "tie", "dealer_wins")
+__all__ = ["BY_CATEGORY", "OUTCOMES", "PAYS_ON", "RESULT_OUTCOME", "RowKey", "check_pays_on", "row_keys"]
+
 #: The return-table outcome of each dealer result of the counts.
 RESULT_OUTCOME = {"noqual": "dealer_not_qualifying", "win": "player_wins", "tie": "tie", "loss": "dealer_wins"}
-#: Outcomes whose return-table row is split by the player's category (the pay table pays them).
-BY_CATEGORY = ("dealer_not_qualifying", "player_wins")
-
-RowKey = tuple[str, str]
-
-
-def check_pays_on(pays_on: str) -> str:
-    if pays_on not in PAYS_ON:
-        raise InputError(f"pays_on must be one of {PAYS_ON}, not {pays_on!r}")
-    return pays_on
-
-
-def row_keys() -> list[RowKey]:
-    """The rows of a return table, (outcome, category), best categories first."""
-    keys = [("fold", "")]
-    for outcome in BY_CATEGORY:
-        keys += [(outcome, c) for c in reversed(CATEGORIES)]
-    return keys + [("tie", ""), ("dealer_wins", "")]
 
 
 def row_of(column: Column) -> RowKey:
@@ -61,23 +44,9 @@ def row_of(column: Column) -> RowKey:
 
 
 def outcome_payoffs(paytable: PayTable, rules: Rules, pays_on: str = "ante") -> dict[RowKey, Fraction]:
-    """Net payoff in antes of every row of the return table, in return-table order."""
-    check_pays_on(pays_on)
-    m, pay = rules.call_multiple, paytable.pays
-    out: dict[RowKey, Fraction] = {}
-    for outcome, category in row_keys():
-        if outcome == "fold":
-            value = Fraction(-1)
-        elif outcome == "dealer_not_qualifying":
-            value = pay[category] if pays_on == "ante" else Fraction(1)
-        elif outcome == "player_wins":
-            value = pay[category] + m if pays_on == "ante" else 1 + m * pay[category]
-        elif outcome == "tie":
-            value = Fraction(0)
-        else:
-            value = Fraction(-1 - m)
-        out[(outcome, category)] = value
-    return out
+    """Net payoff in antes of every row of the return table, in return-table order: the
+    one-decision family's settlement with ``paytable`` on the ante or the call."""
+    return ONE_DECISION.with_table(paytable, pays_on).return_rows(rules.call_multiple)
 
 
 def margin_coefficients(paytable: PayTable, rules: Rules, pays_on: str, completions: int) -> tuple[list[int], int, int]:

@@ -20,17 +20,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from math import comb
 from pathlib import Path
 from typing import Any, Protocol
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
@@ -189,7 +183,7 @@ def rules_from_document(doc: Mapping[str, Any], where: str, call_multiple: int =
     name = doc.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", name):
         raise InputError(f"{where}: 'name' must be a lower-case name of letters, digits and '-' (at most 40)")
-    cards = _table(doc, "cards", where)
+    cards = game_table(doc, "cards", where, {"hole", "hand", "ranks", "suits"})
     hole = cards.get("hole")
     if isinstance(hole, bool) or hole not in (2, 3):
         raise InputError(f"{where}: [cards] hole must be 2 or 3 (the hole cards of player and dealer), not {hole!r}")
@@ -200,7 +194,7 @@ def rules_from_document(doc: Mapping[str, Any], where: str, call_multiple: int =
     for key, text, allowed in (("ranks", ranks, RANKS), ("suits", suits, SUITS)):
         if not isinstance(text, str) or not text or set(text) - set(allowed) or len(set(text)) != len(text):
             raise InputError(f"{where}: [cards] {key} must be distinct letters of {allowed!r}, not {text!r}")
-    dealer = _table(doc, "dealer", where)
+    dealer = game_table(doc, "dealer", where, {"qualifier"})
     qualifier = dealer.get("qualifier")
     if not isinstance(qualifier, str):
         raise InputError(f"{where}: [dealer] qualifier must be a rank (a pair of it or better) or 'none'")
@@ -211,32 +205,23 @@ def rules_from_document(doc: Mapping[str, Any], where: str, call_multiple: int =
         raise InputError(f"{where}: {e}") from None
 
 
-def _table(doc: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
-    value = doc.get(key)
-    if not isinstance(value, dict):
+def game_table(
+    doc: Mapping[str, Any], key: str, where: str, known: set[str], required: bool = True
+) -> Mapping[str, Any]:
+    """A table of a game file (an optional one missing is empty); a key it does not know is
+    refused, not ignored: a misspelt key would solve another game than the file meant."""
+    value = doc.get(key, None if required else {})
+    if value is None:
         raise InputError(f"{where}: the table [{key}] is missing")
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: [{key}] must be a table")
+    unknown = sorted(set(value) - known)
+    if unknown:
+        raise InputError(
+            f"{where}: [{key}] has unknown keys {', '.join(shown(k) for k in unknown)} "
+            f"(known: {', '.join(sorted(known))})"
+        )
     return value
-
-
-def _single_call(doc: Mapping[str, Any]) -> int | None:
-    """The call bet of a game with one decision, at the flop, between folding and one bet
-    (what the return engine plays); None for any other game."""
-    betting = doc.get("betting", {})
-    flop = betting.get("flop", [])
-    if set(betting) != {"flop"} or len(flop) != 2 or flop[0] != "fold" or "blind" in doc:
-        return None
-    match = re.fullmatch(r"bet ([1-9])", str(flop[1]))
-    return int(match.group(1)) if match else None
-
-
-def _shipped() -> dict[str, Rules]:
-    out = {}
-    for path in sorted(GAMES_DIR.glob("*.toml"), key=lambda p: p.name != "casino-omaha.toml"):
-        doc = tomllib.loads(path.read_text())
-        call = _single_call(doc)
-        if call is not None:
-            out[doc["name"]] = rules_from_document(doc, path.name, call)
-    return out
 
 
 def qualifier_text(rank: int | None) -> str:
@@ -287,5 +272,30 @@ def preset(name: str) -> Rules:
         raise InputError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}") from None
 
 
+class _Presets(Mapping[str, Rules]):
+    """The shipped games the one-decision engine plays, by name (Casino Omaha first), read
+    from their game files on first use: :attr:`analysis.model.game.GameSpec.single_decision`
+    is the one rule that decides which (game.py imports this module, hence the late import)."""
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Rules] | None = None
+
+    def _load(self) -> dict[str, Rules]:
+        if self._rules is None:
+            from analysis.model.game import single_decision_rules
+
+            self._rules = single_decision_rules()
+        return self._rules
+
+    def __getitem__(self, name: str) -> Rules:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
 #: The shipped single-decision games, by name (Casino Omaha first): what the return engine plays.
-PRESETS = _shipped()
+PRESETS: Mapping[str, Rules] = _Presets()

@@ -53,7 +53,7 @@ class ExposureResult:
             "house_edge_exact": str(e.house_edge),
             "element_of_risk": float(e.element_of_risk),
             "call_rate": float(e.call_rate),
-            "total_combinations": e.total_combinations,
+            "deals": e.deals,
             "base_house_edge": float(self.base_house_edge),
             "by_rank": self.by_rank.to_dict(orient="records"),
             "advantage_strategy": self.advantage.summary(),

@@ -179,7 +179,7 @@ class SampleEstimate:
     std_error: float
     call_rate: float
     method: str
-    std_dev: float  # of one state's (difference) value: what the states needed follow from
+    standard_deviation: float  # of one state's (difference) value: what the states needed follow from
 
     @property
     def normal_interval(self) -> bool:
@@ -209,7 +209,7 @@ class SampleEstimate:
             raise InputError(f"the half-width must be positive, got {half_width}")
         if not self.normal_interval:
             return None
-        return max(MIN_NORMAL_SAMPLES, ceil((z_score(level) * self.std_dev / half_width) ** 2))
+        return max(MIN_NORMAL_SAMPLES, ceil((z_score(level) * self.standard_deviation / half_width) ** 2))
 
     def summary(self, half_width: float | None = None) -> dict[str, str | float | bool | None]:
         interval = self.interval()

@@ -107,7 +107,7 @@ def pay_line_odds(result: GameResult) -> pd.DataFrame:
     pays, their probability, "1 in N", true odds against, payout odds, and the line's
     contribution to its wager's return in antes per hand (ante 1). A line paid on several
     outcomes (the ante: the dealer does not qualify, or the player wins) counts them all."""
-    combos, total = _combinations(result), result.exact.total_combinations
+    combos, total = _combinations(result), result.exact.deals
     rows_paying = _paying_rows(result)
     nets = wager_nets(result)["ante" if result.pays_on == "ante" else "call"]
     rows = []
@@ -130,7 +130,7 @@ def wager_odds(result: GameResult) -> pd.DataFrame:
     when made, its expected net per unit of it made (see :data:`WAGER_DEFINITIONS`), the
     return to player and house edge of that, and its expected net per hand in antes (the
     two add up to the game's: -house edge)."""
-    combos, total = _combinations(result), result.exact.total_combinations
+    combos, total = _combinations(result), result.exact.deals
     m = result.rules.call_multiple
     called = total - combos[("fold", "")]
     rows = []
@@ -177,7 +177,7 @@ def _outcome_words(outcome: str, categories: list[str], qualifier: bool) -> str:
 def maximum_payout(result: GameResult) -> MaximumPayout:
     """The largest net win of one hand in antes over the rows that occur, the outcome in
     words, and how often it happens (all rows that pay it together)."""
-    combos, total = _combinations(result), result.exact.total_combinations
+    combos, total = _combinations(result), result.exact.deals
     payoff = {k: v for k, v in _payoffs(result).items() if combos[k]}
     best = max(payoff.values())
     rows = [k for k, v in payoff.items() if v == best]

@@ -65,7 +65,7 @@ def _summary(report: Report) -> tuple[Block, ...]:
         Paragraph(
             f"House edge {percent(e.house_edge)} per ante (exactly {e.house_edge}), element of risk "
             f"{percent(e.element_of_risk)} (exactly {e.element_of_risk}), call rate {percent(e.call_rate)}, standard "
-            f"deviation {e.std_dev:.4f} antes per hand, over {e.total_combinations:,} deals counted exactly."
+            f"deviation {e.standard_deviation:.4f} antes per hand, over {e.deals:,} deals counted exactly."
         ),
         NUMBERS_NOTE,
         Table(report.sheets["Summary"]),
@@ -136,7 +136,7 @@ ODDS_NOTE = Paragraph(
 
 def _odds(report: Report) -> tuple[Block, ...]:
     s, m = report.sheets, report.maximum_payout
-    maximum = () if m is None else (maximum_payout_section(m, report.result.exact.total_combinations),)
+    maximum = () if m is None else (maximum_payout_section(m, report.result.exact.deals),)
     return (
         ODDS_NOTE,
         Subsection("Per pay line", (Table(s["Odds per pay line"][PAY_LINE_COLUMNS]),)),

@@ -42,7 +42,7 @@ def side_bet_tables(
             "house_edge_exact": str(e.house_edge),
             "return": float(e.player_return),
             "hit_frequency": float(e.hit_frequency),
-            "std_dev": e.std_dev,
+            "standard_deviation": e.standard_deviation,
             "call_rate": float(r.main.exact.call_rate),
             "combined_house_edge_per_hand": float(c.house_edge),
             "combined_house_edge_exact": str(c.house_edge),

@@ -52,7 +52,7 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
     """The standard figures with exact values and formulas (``every_deal``: deals of the
     whole game by (dealer result, final category))."""
     e, rules, table = result.exact, result.rules, result.table
-    total = e.total_combinations
+    total = e.deals
     tie = Fraction(int(table.loc[table.outcome == "tie", "combinations"].sum()), total)
     push = Fraction(int(table.loc[table.payoff == 0, "combinations"].sum()), total)
     loss = Fraction(int(table.loc[table.payoff < 0, "combinations"].sum()), total)
@@ -102,13 +102,19 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
             f"over all deals; {rules.qualifier_phrase}",
         ),
         _figure("variance", float(e.variance), e.variance, "antes^2 per hand", "E[X^2] - E[X]^2"),
-        _figure("standard deviation", e.std_dev, "sqrt(variance)", "antes per hand", FORMULAS["standard deviation"]),
+        _figure(
+            "standard deviation",
+            e.standard_deviation,
+            "sqrt(variance)",
+            "antes per hand",
+            FORMULAS["standard deviation"],
+        ),
     ]
     for level in LEVELS:
         rows.append(
             _figure(
                 f"volatility index ({level:.0%})",
-                z_score(level) * e.std_dev,
+                z_score(level) * e.standard_deviation,
                 "",
                 "antes per hand",
                 FORMULAS["volatility index"],
@@ -119,7 +125,7 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
 
 def confidence_table(result: GameResult) -> pd.DataFrame:
     """The house's result after N hands: expected value and ranges at each confidence level."""
-    he, sigma = float(result.exact.house_edge), result.exact.std_dev
+    he, sigma = float(result.exact.house_edge), result.exact.standard_deviation
     rows = []
     for n in HORIZONS:
         for level in LEVELS:
@@ -142,7 +148,7 @@ def confidence_table(result: GameResult) -> pd.DataFrame:
 def return_table(result: GameResult) -> pd.DataFrame:
     """The return table with the exact probability of every row."""
     t = result.table.copy()
-    total = result.exact.total_combinations
+    total = result.exact.deals
     t["probability_exact"] = [str(Fraction(int(n), total)) for n in t["combinations"]]
     return t
 
@@ -158,7 +164,7 @@ def final_hands_table(
 ) -> pd.DataFrame:
     """The player's final hand over all deals (played to the end), and over the called ones
     by dealer result."""
-    rules, total = result.rules, result.exact.total_combinations
+    rules, total = result.rules, result.exact.deals
     rows = []
     for c in reversed(CATEGORIES):
         all_n = sum(every_deal[(r, c)] for r in RESULTS)

@@ -53,7 +53,7 @@ HEADERS = {
     "cost_vs_optimal": "Cost against optimal play (per ante)",
     "cost_vs_optimal_exact": "Cost against optimal play (exact)",
     "house_edge_exact": "House edge (exact)",
-    "std_dev": "Standard deviation (antes)",
+    "standard_deviation": "Standard deviation (antes)",
     "std_error": "Standard error",
     "ci95_low": "95% interval, low end",
     "ci95_high": "95% interval, high end",

@@ -35,7 +35,7 @@ class Wager:
     name: str
     average_bet: float
     house_edge: float
-    std_dev: float
+    standard_deviation: float
 
 
 def floor_figures(
@@ -52,7 +52,7 @@ def floor_figures(
         for period, days in PERIODS:
             hands = hands_per_hour * hours_per_day * days
             expected, low, high = house_result(
-                float(w.house_edge) * w.average_bet, w.std_dev * w.average_bet, hands, level
+                float(w.house_edge) * w.average_bet, w.standard_deviation * w.average_bet, hands, level
             )
             rows.append(
                 {
@@ -81,7 +81,7 @@ def side_bet_wagers(result: SideBetResult, ante: float, side_bet: float) -> list
         raise InputError(f"the result was played at {result.stake} antes of side bet, not {side_bet} / {ante}")
     main, combined = result.main.exact, result.combined
     return [
-        Wager(f"{result.rules.name} (per ante)", ante, float(main.house_edge), main.std_dev),
-        Wager(result.bet.name, side_bet, float(result.exact.house_edge), result.exact.std_dev),
-        Wager("both (per ante)", ante, float(combined.house_edge), combined.std_dev),
+        Wager(f"{result.rules.name} (per ante)", ante, float(main.house_edge), main.standard_deviation),
+        Wager(result.bet.name, side_bet, float(result.exact.house_edge), result.exact.standard_deviation),
+        Wager("both (per ante)", ante, float(combined.house_edge), combined.standard_deviation),
     ]

@@ -102,7 +102,7 @@ def _meter_value(result: SideBetResult) -> Fraction:
 
 def _linear(result: SideBetResult) -> tuple[Fraction, Fraction, Fraction]:
     """(base, slope, reset probability) of the return in the meter, these decisions held."""
-    total, meter = result.exact.total_combinations, _meter(result.bet)
+    total, meter = result.exact.deals, _meter(result.bet)
     slope = reset = Fraction(0)
     for line, combinations in zip(result.bet.lines, result.table["combinations"]):
         if line.share is not None:

@@ -20,14 +20,14 @@ from analysis.sidebets.bet import SideBet
 class SideFigures:
     """The exact figures of a side bet, per unit staked."""
 
-    total_combinations: int  # every deal of the game
+    deals: int  # every deal of the game
     ev: Fraction  # the player's expected net result
     house_edge: Fraction  # -ev
     player_return: Fraction  # 1 + ev: what comes back per unit staked
     hit_frequency: Fraction  # P(the bet wins)
     push_frequency: Fraction  # P(the stake comes back)
     variance: Fraction
-    std_dev: float
+    standard_deviation: float
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class CombinedFigures:
     house_edge: Fraction
     average_wager: Fraction  # the main game's average wager plus the side stake
     per_unit_wagered: Fraction  # house edge / average wager
-    std_dev: float
+    standard_deviation: float
 
 
 @dataclass
@@ -64,7 +64,7 @@ class SideBetResult:
             "forfeit": self.bet.forfeit,
             "strategy": self.strategy,
             "meter": None if self.meter is None else float(self.meter),
-            "total_combinations": e.total_combinations,
+            "deals": e.deals,
         }
         out |= {
             "house_edge": float(e.house_edge),
@@ -72,7 +72,11 @@ class SideBetResult:
             "hit_frequency": float(e.hit_frequency),
             "push_frequency": float(e.push_frequency),
         }
-        out |= {"std_dev": e.std_dev, "house_edge_exact": str(e.house_edge), "return_exact": str(e.player_return)}
+        out |= {
+            "standard_deviation": e.standard_deviation,
+            "house_edge_exact": str(e.house_edge),
+            "return_exact": str(e.player_return),
+        }
         out |= {"stake_antes": str(self.stake)}
         out |= {
             "main_house_edge": float(self.main.exact.house_edge),
@@ -82,7 +86,7 @@ class SideBetResult:
             "combined_house_edge_per_hand": float(c.house_edge),
             "combined_house_edge_per_unit_wagered": float(c.per_unit_wagered),
         }
-        return out | {"combined_std_dev": c.std_dev, "combined_house_edge_exact": str(c.house_edge)}
+        return out | {"combined_std_dev": c.standard_deviation, "combined_house_edge_exact": str(c.house_edge)}
 
 
 def side_figures(combos: list[int], nets: list[Fraction]) -> SideFigures:
@@ -91,14 +95,14 @@ def side_figures(combos: list[int], nets: list[Fraction]) -> SideFigures:
     ev = Fraction(sum(c * v for c, v in zip(combos, nets)), total)
     ev2 = Fraction(sum(c * v * v for c, v in zip(combos, nets)), total)
     return SideFigures(
-        total_combinations=total,
+        deals=total,
         ev=ev,
         house_edge=-ev,
         player_return=1 + ev,
         hit_frequency=Fraction(sum(c for c, v in zip(combos, nets) if v > 0), total),
         push_frequency=Fraction(sum(c for c, v in zip(combos, nets) if v == 0), total),
         variance=ev2 - ev**2,
-        std_dev=sqrt(ev2 - ev**2),
+        standard_deviation=sqrt(ev2 - ev**2),
     )
 
 
@@ -117,4 +121,6 @@ def combined_figures(
                 ev2 += int(count) * value * value
     ev, ev2 = ev / total, ev2 / total
     wager = main.exact.average_wager + stake
-    return CombinedFigures(house_edge=-ev, average_wager=wager, per_unit_wagered=-ev / wager, std_dev=sqrt(ev2 - ev**2))
+    return CombinedFigures(
+        house_edge=-ev, average_wager=wager, per_unit_wagered=-ev / wager, standard_deviation=sqrt(ev2 - ev**2)
+    )

@@ -91,7 +91,7 @@ def _root(
 ) -> Fraction:
     """The exact pay whose return is the target when the decisions stay put: the root of
     the return's straight line through ``result`` (at pay ``lo``), checked by playing it."""
-    p = Fraction(int(result.table["combinations"].iloc[index]), result.exact.total_combinations)
+    p = Fraction(int(result.table["combinations"].iloc[index]), result.exact.deals)
     if p == 0:
         raise InputError(f"line {result.bet.lines[index].name!r} never pays here: its pay cannot move the return")
     pay = lo + (target - result.exact.player_return) / p

@@ -135,7 +135,7 @@ def analyse_strategy(engine: ReturnEngine, paytable: PayTableSpec = None, pays_o
                 "house_edge": float(r.exact.house_edge),
                 "element_of_risk": float(r.exact.element_of_risk),
                 "call_rate": float(r.exact.call_rate),
-                "std_dev": r.exact.std_dev,
+                "standard_deviation": r.exact.standard_deviation,
                 "cost_vs_optimal": float(r.exact.house_edge - base),
                 "house_edge_exact": str(r.exact.house_edge),
                 "cost_vs_optimal_exact": str(r.exact.house_edge - base),

@@ -36,7 +36,7 @@ from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.parallel.options import RunOptions
 from analysis.strategy.registry import strategy_named
 
-SUMMARY_FIELDS = ("house_edge", "element_of_risk", "call_rate", "std_dev", "hit_frequency")
+SUMMARY_FIELDS = ("house_edge", "element_of_risk", "call_rate", "standard_deviation", "hit_frequency")
 #: A sweep evaluates at most this many tables (each a full pass over the states).
 MAX_SWEEP = 10_000
 

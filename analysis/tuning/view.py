@@ -30,7 +30,7 @@ FIGURES = (
     ("house_edge", "house edge", "per ante"),
     ("element_of_risk", "element of risk", "per unit wagered"),
     ("call_rate", "call rate", "of hands"),
-    ("std_dev", "standard deviation", "antes per hand"),
+    ("standard_deviation", "standard deviation", "antes per hand"),
     ("hit_frequency", "hit frequency", "of hands"),
 )
 STYLE = (
@@ -43,13 +43,13 @@ STYLE = (
 
 def decimal_text(key: str, exact: ExactFigures) -> str:
     """The decimal the panel prints for one figure (from the exact value)."""
-    if key == "std_dev":
-        return f"{exact.std_dev:.6f}"
+    if key == "standard_deviation":
+        return f"{exact.standard_deviation:.6f}"
     return f"{float(getattr(exact, key)):.6%}"
 
 
 def exact_text(key: str, exact: ExactFigures) -> str:
-    return f"sqrt({exact.variance})" if key == "std_dev" else str(getattr(exact, key))
+    return f"sqrt({exact.variance})" if key == "standard_deviation" else str(getattr(exact, key))
 
 
 def figure_table(rows: list[tuple[str, str, str, str, str]], kind: str = "", named_exact: bool = False) -> str:
@@ -74,7 +74,7 @@ def figures_html(result: GameResult) -> str:
     head = (
         f"<b>{escape(result.rules.name)}</b>, pay table <b>{escape(result.paytable.name)}</b> paid on the "
         f"{result.pays_on}, {escape(result.strategy)} strategy; {escape(result.rules.qualifier_phrase)}, "
-        f"call bet {result.rules.call_multiple}x the ante; {e.total_combinations:,} deals"
+        f"call bet {result.rules.call_multiple}x the ante; {e.deals:,} deals"
     )
     return f"{STYLE}<div>{head}</div>{figure_table(rows, named_exact=True)}"
 
@@ -225,7 +225,7 @@ def _num(x: Fraction, sign: bool = False) -> str:
 
 
 def _fig(key: str, x: Fraction | float, sign: bool = False) -> str:
-    if key == "std_dev":
+    if key == "standard_deviation":
         return f"{x:+.6f}" if sign else f"{x:.6f}"
     return f"{float(x):+.6%}" if sign else f"{float(x):.6%}"
 
