@@ -61,6 +61,7 @@ from analysis.model.errors import InputError
 from analysis.model.payoffs import RESULT_OUTCOME, RowKey, outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
+from analysis.model.settlement import ONE_DECISION
 
 #: The seed of the deals the examples are taken from.
 SEED = 19
@@ -224,7 +225,8 @@ def _example(engine: ReturnEngine, result: GameResult, case: _Case, deal: _Deal)
     )
     if not isclose(float(net), float(settled[0]), rel_tol=1e-12, abs_tol=1e-12):
         raise AssertionError(f"the return table settles {case.name.lower()} at {net}, the simulation at {settled[0]}")
-    ante, call = _bets(rules, paytable, pays_on, case.outcome, category)
+    qualifies = dealer_strength >= dealer_qualifier(rules.qualifier_rank)
+    ante, call = _bets(rules, paytable, pays_on, decision, category, qualifies, player_strength - dealer_strength)
     if ante + call != net:
         raise AssertionError(f"{case.name}: the bets' results {ante} and {call} do not add up to {net}")
     player_words, player_five = hand_in_words(rules, hole, board, player_strength)
@@ -240,7 +242,7 @@ def _example(engine: ReturnEngine, result: GameResult, case: _Case, deal: _Deal)
         decision_words=_decision_words(result, decision, ev_call),
         player_hand=f"{player_words} ({format_cards(player_five)})",
         dealer_hand=f"{dealer_words} ({format_cards(dealer_five)})",
-        dealer_qualifies=dealer_strength >= dealer_qualifier(rules.qualifier_rank),
+        dealer_qualifies=qualifies,
         ante=ante,
         call=call,
         net=net,
@@ -277,22 +279,17 @@ def ev_texts(values: Sequence[Fraction]) -> list[str]:
     return texts
 
 
-def _bets(rules: Rules, paytable: PayTable, pays_on: str, outcome: str, category: str) -> tuple[Fraction, Fraction]:
-    """(ante, call bet) net results by the rules: the table pays the ante (AnteWin) or the
-    call bet (Caribbean), the other bet pays 1 to 1; a dealer who does not qualify pushes
-    the call bet; a tie pushes both; a dealer win takes both; a fold loses the ante."""
-    m = Fraction(rules.call_multiple)
-    pay = paytable.pays[category]
-    if outcome == "fold":
+def _bets(
+    rules: Rules, paytable: PayTable, pays_on: str, decision: str, category: str, qualifies: bool, difference: int
+) -> tuple[Fraction, Fraction]:
+    """(ante, call bet) net results by the one-decision family's settlement (the table on
+    the ante or the call bet, the other bet even money; ``difference``: the player's
+    strength minus the dealer's); a fold loses the ante."""
+    if decision == "fold":
         return Fraction(-1), Fraction(0)
-    if outcome == "tie":
-        return Fraction(0), Fraction(0)
-    if outcome == "dealer_wins":
-        return Fraction(-1), -m
-    ante = pay if pays_on == "ante" else Fraction(1)
-    if outcome == "dealer_not_qualifying":
-        return ante, Fraction(0)
-    return ante, m if pays_on == "ante" else m * pay
+    sign = (difference > 0) - (difference < 0)
+    nets = ONE_DECISION.with_table(paytable, pays_on).wager_nets(category, qualifies, sign, rules.call_multiple)
+    return nets["ante"], nets["play"]
 
 
 @dataclass(frozen=True)

@@ -246,7 +246,8 @@ def _example(game: GameSpec, case: _Case, deal: _Deal) -> StreetExample:
         raise AssertionError(
             f"{case.name}: the game's values settle it at {net}, the simulation at {scaled}/{own.scale}"
         )
-    ante, blind, play = _bets(game, folded, qualifies, sign, multiple, category)
+    bets = _bets(game, folded, qualifies, sign, multiple, category)
+    ante, blind, play = bets["ante"], bets["blind"], bets["play"]
     if ante + blind + play != net:
         raise AssertionError(f"{case.name}: the bets' results {ante}, {blind}, {play} do not add up to {net}")
     player_words, player_five = hand_in_words(rules, deal.hole, deal.board, deal.player_strength)
@@ -271,25 +272,11 @@ def _example(game: GameSpec, case: _Case, deal: _Deal) -> StreetExample:
 
 def _bets(
     game: GameSpec, folded: bool, qualifies: bool, sign: int, multiple: int, category: str
-) -> tuple[Fraction, Fraction, Fraction]:
-    """(ante, blind, play bet) by the game's rules: a fold loses the ante and the blind; a
-    dealer who does not open pushes the ante (or pays it, as the game says) and the play
-    bet has action (or pushes); the blind pays its table on a win (a win without a line
-    pushes), pushes on a tie and loses with the hand."""
-    has_blind = game.blind is not None
+) -> dict[str, Fraction]:
+    """Each wager's net result by the game's settlement; a fold loses the ante and the blind."""
     if folded:
-        return Fraction(-1), Fraction(-1 if has_blind else 0), Fraction(0)
-    ante_win = Fraction(1) if game.ante_pays is None else game.ante_pays.pays[category]
-    if qualifies:
-        ante = {1: ante_win, 0: Fraction(0), -1: Fraction(-1)}[sign]
-    else:
-        ante = ante_win if game.ante_when_no_qualifier == "pays" else Fraction(0)
-    action = qualifies or game.play_when_no_qualifier == "action"
-    play = Fraction(sign * multiple) if action else Fraction(0)
-    blind = Fraction(0)
-    if game.blind is not None:
-        blind = {1: Fraction(game.blind.pays.get(category, 0)), 0: Fraction(0), -1: Fraction(-1)}[sign]
-    return ante, blind, play
+        return {"ante": Fraction(-1), "blind": Fraction(-1 if game.blind is not None else 0), "play": Fraction(0)}
+    return {"blind": Fraction(0)} | game.settlement.wager_nets(category, qualifies, sign, multiple)
 
 
 def _settlement_words(
