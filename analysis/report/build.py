@@ -23,7 +23,6 @@ from analysis.engine.return_engine import ReturnEngine, StateSource
 from analysis.hands.classes import HAND_CLASSES, class_notes
 from analysis.model.errors import InputError
 from analysis.model.game import game_title
-from analysis.model.payoffs import RESULT_OUTCOME
 from analysis.model.paytable import PayTableSpec
 from analysis.model.rules import Rules
 from analysis.protection.edges import information_table, seen_card_table
@@ -130,8 +129,7 @@ def build_report(
     # before the metadata, which names every derived array read
     summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
     report.rules_of_play = rules_of_play(rules, result.paytable, pays_on)
-    possible = {(RESULT_OUTCOME[r], c) for (r, c), n in every_deal.items() if n}
-    report.examples = worked_examples(rules, result.paytable, pays_on, possible=possible)
+    report.examples = worked_examples(engine, result)
     report.maximum_payout = maximum_payout(result)
     if isinstance(engine.source, OutcomeStore):
         report.verification = kept_verification(engine.source)

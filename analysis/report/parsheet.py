@@ -25,6 +25,7 @@ from analysis.report.document import (
     Subsection,
     Table,
 )
+from analysis.report.examples import examples_note
 from analysis.report.odds import MaximumPayout
 from analysis.report.regulation import times_the_ante
 from analysis.report.tables import FORMULAS
@@ -90,13 +91,7 @@ def _rules(report: Report) -> tuple[Block, ...]:
 
 def _examples(report: Report) -> tuple[Block, ...]:
     """Each settlement on a real deal, settled by the same code that settles the Monte Carlo."""
-    blocks: list[Block] = [
-        Paragraph(
-            "Real deals, one for each way a hand is settled, found in dealt hands and settled by the package's "
-            "settlement code; results in antes (ante = 1).",
-            note=True,
-        )
-    ]
+    blocks: list[Block] = [Paragraph(examples_note(report.result.strategy, report.examples), note=True)]
     for x in report.examples:
         blocks.append(
             Subsection(
@@ -107,7 +102,7 @@ def _examples(report: Report) -> tuple[Block, ...]:
                             f"Player's cards: {format_cards(x.hole)}",
                             f"Board: {format_cards(x.board[:3])} (flop), {format_cards(x.board[3:])} (turn and river)",
                             f"Dealer's cards: {format_cards(x.dealer)}",
-                            f"The player {'folds' if x.decision == 'fold' else 'calls'}.",
+                            f"Decision: {x.decision_words}",
                             f"Player's hand: {x.player_hand}",
                             f"Dealer's hand: {x.dealer_hand} "
                             f"({'qualifies' if x.dealer_qualifies else 'does not qualify'})",

@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.engine.streets import StreetFigures, solve_streets
+from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game, shipped_games
 from analysis.parallel.options import RunOptions
@@ -38,8 +39,10 @@ from analysis.report.document import (
     figures_sha256,
     image,
 )
+from analysis.report.examples import signed_antes
 from analysis.report.parsheet import ODDS_NOTE, PAY_LINE_COLUMNS, maximum_payout_section
 from analysis.report.render import Written, document_html, write_report
+from analysis.report.street_examples import StreetExample, street_examples, street_examples_table
 from analysis.report.street_plots import (
     plot_bet_share_grid,
     plot_decision_rates,
@@ -66,6 +69,7 @@ class StreetReport:
     game_file: Path | None
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
     images: dict[str, Image] = field(default_factory=dict)
+    examples: tuple[StreetExample, ...] = ()
 
     @property
     def stem(self) -> str:
@@ -105,7 +109,10 @@ def build_street_report(
         raise InputError(f"the figures given are those of {figures.game.name}, not of {spec.name}")
     path = Path(game_file) if game_file is not None else _source_file(spec)
     report = StreetReport(spec, figures, path)
-    report.sheets = street_sheets(spec, figures, path)
+    report.examples = street_examples(figures)
+    sheets = street_sheets(spec, figures, path)
+    metadata = sheets.pop("Metadata")  # stays the last sheet
+    report.sheets = sheets | {"Worked examples": street_examples_table(report.examples), "Metadata": metadata}
     report.images = street_plots(report)
     return report
 
@@ -161,6 +168,37 @@ def street_figures_digest(f: StreetFigures) -> str:
     return figures_sha256([f.game.name, *rows, f"house edge,{f.house_edge}", f"variance,{f.variance}"])
 
 
+def _examples(report: StreetReport) -> tuple[Block, ...]:
+    """Each way the betting ends and each settlement on a real deal, played by the optimal
+    strategy and settled by the package's settlement code."""
+    blocks: list[Block] = [
+        Paragraph(
+            "Real deals, one for each way the betting ends and each way a hand is settled, found in dealt hands, "
+            "each played by the optimal strategy (before the flop as its class of hole cards is played, at the flop "
+            "and the river by the exact expected results of the deal's own cards, ante and blind included) and "
+            "settled by the package's settlement code; results in antes (ante = 1).",
+            note=True,
+        )
+    ]
+    for x in report.examples:
+        board = f"{format_cards(x.board[:3])} (flop), {format_cards(x.board[3:])} (turn and river)"
+        opens = "opens" if x.dealer_qualifies else "does not open"
+        lines = (
+            f"Player's cards: {format_cards(x.hole)}",
+            f"Board: {board}",
+            f"Dealer's cards: {format_cards(x.dealer)}",
+            *(d.words for d in x.decisions),
+            f"Player's hand: {x.player_hand}",
+            f"Dealer's hand: {x.dealer_hand} (the dealer {opens})",
+            f"Settlement: {x.settlement}",
+            f"Ante {signed_antes(x.ante)}"
+            + (f", blind {signed_antes(x.blind)}" if report.game.blind is not None else "")
+            + f", play bet {signed_antes(x.play)}; net {signed_antes(x.net)}.",
+        )
+        blocks.append(Subsection(x.case, (Items(lines, numbered=False),)))
+    return tuple(blocks)
+
+
 def street_document(report: StreetReport) -> Document:
     """The par sheet as a document (the page and the PDF)."""
     f, s, game = report.figures, report.sheets, report.game
@@ -205,6 +243,7 @@ def street_document(report: StreetReport) -> Document:
     sections = (
         Section("summary", "Summary", summary),
         Section("rules", "Rules", tuple(rules)),
+        Section("examples", "Worked examples", _examples(report)),
         Section("return-table", "Return table", (Table(s["Return table"]),)),
         Section(
             "odds",

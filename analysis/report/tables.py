@@ -235,6 +235,7 @@ def examples_table(examples: Sequence[WorkedExample]) -> pd.DataFrame:
                 "board": format_cards(x.board),
                 "dealer's cards": format_cards(x.dealer),
                 "decision": x.decision,
+                "why": x.decision_words,
                 "player's hand": x.player_hand,
                 "dealer's hand": x.dealer_hand,
                 "dealer qualifies": x.dealer_qualifies,
