@@ -26,12 +26,17 @@ from analysis.report.document import (
     Table,
 )
 from analysis.report.examples import examples_note
-from analysis.report.odds import MaximumPayout
 from analysis.report.regulation import times_the_ante
+from analysis.report.sections import (
+    ODDS_NOTE,
+    PAY_LINE_COLUMNS,
+    confidence_blocks,
+    edge_notice,
+    maximum_payout_section,
+    per_wager_section,
+)
 from analysis.report.tables import FORMULAS
 from analysis.report.wording import (
-    Kind,
-    cell_text,
     paytable_name,
     paytable_origin,
     percent,
@@ -117,78 +122,15 @@ def _examples(report: Report) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def maximum_payout_section(m: MaximumPayout, total: int) -> Subsection:
-    """The largest net win of one hand, its outcome, probability and "1 in N"."""
-    return Subsection(
-        "Maximum payout per hand",
-        (
-            Paragraph(
-                f"The largest net win of one hand is {signed_antes(m.net).lstrip('+')} ({m.outcome}): probability "
-                f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
-                f"{m.combinations:,} of {total:,} deals."
-            ),
-        ),
-    )
-
-
-#: What "true odds" and "payout odds" mean, above every odds table.
-ODDS_NOTE = Paragraph(
-    "True odds are the odds against the event, (1 - p) to p, written X to 1; payout odds are what the pay "
-    "table pays. Probabilities are over every deal, the player playing the report's strategy.",
-    note=True,
-)
-
-
 def _odds(report: Report) -> tuple[Block, ...]:
-    s, m, wagers = report.sheets, report.maximum_payout, report.sheets["Odds per wager"]
+    s, m = report.sheets, report.maximum_payout
     maximum = () if m is None else (maximum_payout_section(m, report.result.exact.deals),)
     return (
         ODDS_NOTE,
         Subsection("Per pay line", (Table(s["Odds per pay line"][PAY_LINE_COLUMNS]),)),
-        Subsection(
-            "Per wager",
-            (
-                Table(_per_wager(s["Odds per wager"])),
-                Items(
-                    tuple(f"{w.capitalize()}: {d}." for w, d in zip(wagers.wager, wagers.definition)), numbered=False
-                ),
-            ),
-        ),
+        per_wager_section(s["Odds per wager"]),
         *maximum,
     )
-
-
-#: The pay-line columns a reader needs (the workbook has them all, with exact true odds).
-PAY_LINE_COLUMNS = [
-    "hand",
-    "combinations",
-    "probability",
-    "probability_exact",
-    "one_in",
-    "true_odds_text",
-    "payout_odds",
-    "contribution",
-]
-
-#: The per-wager figures, one row each, in words.
-WAGER_FIGURES: dict[str, tuple[str, Kind]] = {
-    "made": ("How often the wager is placed", "percent"),
-    "win_probability": ("Wins, when placed", "percent"),
-    "push_probability": ("Pushes, when placed", "percent"),
-    "lose_probability": ("Loses, when placed", "percent"),
-    "return_to_player": ("Return to player", "percent"),
-    "house_edge": ("House edge", "percent"),
-    "house_edge_exact": ("House edge (exact)", "text"),
-    "expected_net_per_ante": ("Expected net per hand (antes)", "number"),
-}
-
-
-def _per_wager(odds: pd.DataFrame) -> pd.DataFrame:
-    """The wagers side by side, one figure per row."""
-    rows = []
-    for key, (words, kind) in WAGER_FIGURES.items():
-        rows.append({"figure": words} | {w: cell_text(v, kind) for w, v in zip(odds["wager"], odds[key])})
-    return pd.DataFrame(rows)
 
 
 def _strategy(report: Report) -> tuple[Block, ...]:
@@ -334,7 +276,7 @@ def parsheet(report: Report) -> Document:
     s = report.sheets
     r = report.result
     sections = (
-        Section("summary", "Summary", _summary(report)),
+        Section("summary", "Summary", (*edge_notice(r.exact.house_edge), *_summary(report))),
         Section("rules", "Rules of play", _rules(report)),
         Section("examples", "Worked examples", _examples(report)),
         Section("odds", "Odds per wager and pay line", _odds(report)),
@@ -352,11 +294,7 @@ def parsheet(report: Report) -> Document:
         Section(
             "confidence",
             "The house's result after N hands",
-            (
-                Plot("confidence", "The house's result after N hands"),
-                Paragraph("Normal approximation; results in antes (ante = 1).", note=True),
-                Table(s["Confidence ranges"]),
-            ),
+            (Plot("confidence", "The house's result after N hands"), *confidence_blocks(s["Confidence ranges"])),
         ),
         Section("strategy", "Strategy", _strategy(report)),
         Section("side-bets", "Side bets", _side_bets(report)),

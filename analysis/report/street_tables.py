@@ -22,7 +22,8 @@ from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
-from analysis.report.odds import MaximumPayout, line_odds
+from analysis.report.odds import MaximumPayout, line_odds, wager_odds
+from analysis.report.tables import confidence_table
 from analysis.report.wording import ante_multiple, category_words, machine_rows, percent
 from analysis.store.shards import package_version
 
@@ -55,6 +56,8 @@ def street_sheets(game: GameSpec, figures: StreetFigures, game_file: Path | None
         **({"Ante pays": pay_table(game.ante_pays.pays, "ante")} if game.ante_pays is not None else {}),
         "Return table": street_return_table(figures),
         "Odds per pay line": street_pay_line_odds(figures),
+        "Odds per wager": wager_odds(figures.outcomes(), game.settlement, play="play"),
+        "Confidence ranges": confidence_table(figures),
         "Result distribution": result_distribution(figures),
         "Decisions": decisions_table(figures),
     }

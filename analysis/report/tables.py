@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.engine.result import GameResult
+from analysis.engine.solve import Solved
 from analysis.engine.statistics import house_result, z_score
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
@@ -124,8 +125,9 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
     return pd.DataFrame(rows, dtype=object)
 
 
-def confidence_table(result: GameResult) -> pd.DataFrame:
-    """The house's result after N hands: expected value and ranges at each confidence level."""
+def confidence_table(result: Solved) -> pd.DataFrame:
+    """The house's result after N hands, for any game's result: expected value and ranges
+    at each confidence level."""
     he, sigma = float(result.exact.house_edge), result.exact.standard_deviation
     rows = []
     for n in HORIZONS:
