@@ -135,7 +135,7 @@ def test_the_page_is_self_contained(small):
     assert not re.search(r"""\b(src|href)\s*=\s*["']?(https?:)?//""", text, re.I)
     assert text.count('src="data:image/png;base64,') >= 3
     assert HOSTILE_TITLE not in text and "=HYPERLINK(&quot;http://x&quot;" in text  # escaped, never markup
-    for heading in ("Summary", "Rules", "Return table", "Pre-flop strategy", "Run metadata"):
+    for heading in ("Summary", "Rules of play", "Return table", "Pre-flop strategy", "Run metadata"):
         assert f">{heading}</h2>" in text
 
 

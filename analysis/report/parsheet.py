@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from analysis.model.cards import format_cards
 from analysis.model.rules import Rules, qualifier_text
 from analysis.protection.edges import PROTECTION_RUNS, missing_information
@@ -34,6 +32,7 @@ from analysis.report.sections import (
     edge_notice,
     maximum_payout_section,
     per_wager_section,
+    regulation_blocks,
 )
 from analysis.report.tables import FORMULAS
 from analysis.report.wording import (
@@ -86,12 +85,8 @@ def _summary(report: Report) -> tuple[Block, ...]:
 
 def _rules(report: Report) -> tuple[Block, ...]:
     """The rules in numbered regulation form, the pay table worded as a regulation words it."""
-    blocks: list[Block] = []
-    for section in report.rules_of_play:
-        lines = pd.DataFrame(list(section.table), columns=["hand", "pays no less than"])
-        blocks.append(Subsection(section.heading, (Items(section.clauses), *((Table(lines),) if len(lines) else ()))))
-    blocks.append(Subsection("The game in figures", (Table(report.sheets["Rules"]),)))
-    return tuple(blocks)
+    game = Subsection("The game in figures", (Table(report.sheets["Rules"]),))
+    return (*regulation_blocks(report.rules_of_play), game)
 
 
 def _examples(report: Report) -> tuple[Block, ...]:

@@ -5,13 +5,24 @@ hands, and the notice a game whose house edge is negative carries on its first p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import pandas as pd
 
 from analysis.report.document import Block, Items, Paragraph, Subsection, Table
 from analysis.report.odds import MaximumPayout
+from analysis.report.regulation import RuleSection
 from analysis.report.wording import Kind, cell_text, percent, signed_antes
+
+
+def regulation_blocks(sections: Sequence[RuleSection]) -> tuple[Block, ...]:
+    """The rules in numbered regulation form, each pay table worded as a regulation words it."""
+    blocks: list[Block] = []
+    for section in sections:
+        lines = pd.DataFrame(list(section.table), columns=["hand", "pays no less than"])
+        blocks.append(Subsection(section.heading, (Items(section.clauses), *((Table(lines),) if len(lines) else ()))))
+    return tuple(blocks)
 
 
 def edge_notice(house_edge: Fraction) -> tuple[Block, ...]:

@@ -23,7 +23,8 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.report.odds import MaximumPayout, line_odds, wager_odds
-from analysis.report.tables import confidence_table
+from analysis.report.regulation import game_rules_of_play
+from analysis.report.tables import clauses_table, confidence_table
 from analysis.report.wording import ante_multiple, category_words, machine_rows, percent
 from analysis.store.shards import package_version
 
@@ -52,6 +53,7 @@ def street_sheets(game: GameSpec, figures: StreetFigures, game_file: Path | None
     sheets = {
         "Summary": summary_table(figures),
         "Rules": rules_table(game),
+        "Rules of play": clauses_table(game_rules_of_play(game)),
         **({"Blind pays": pay_table(game.blind.pays, "blind")} if game.blind is not None else {}),
         **({"Ante pays": pay_table(game.ante_pays.pays, "ante")} if game.ante_pays is not None else {}),
         "Return table": street_return_table(figures),

@@ -41,6 +41,7 @@ from analysis.report.document import (
     image,
 )
 from analysis.report.examples import signed_antes
+from analysis.report.regulation import game_rules_of_play
 from analysis.report.render import Written, document_html, write_report
 from analysis.report.sections import (
     ODDS_NOTE,
@@ -49,6 +50,7 @@ from analysis.report.sections import (
     edge_notice,
     maximum_payout_section,
     per_wager_section,
+    regulation_blocks,
 )
 from analysis.report.street_examples import StreetExample, street_examples, street_examples_table
 from analysis.report.street_plots import (
@@ -259,8 +261,8 @@ def street_document(report: StreetReport) -> Document:
         NUMBERS_NOTE,
         Table(s["Summary"].drop(columns="value")),  # "shown" says it in words
     )
-    rules: list[Block] = [Items(tuple(s["Rules"]["text"]))]
-    rules += [Subsection(name, (Table(s[name]),)) for name in ("Blind pays", "Ante pays") if name in s]
+    brief = Subsection("The game in brief", (Items(tuple(s["Rules"]["text"])),))
+    rules = (*regulation_blocks(game_rules_of_play(game)), brief)
     strategy: tuple[Block, ...]
     if not game.preflop:
         strategy = (Paragraph("This game has no decision before the flop.", note=True),)
@@ -287,7 +289,7 @@ def street_document(report: StreetReport) -> Document:
         )
     sections = (
         Section("summary", "Summary", (*edge_notice(he), *summary)),
-        Section("rules", "Rules", tuple(rules)),
+        Section("rules", "Rules of play", rules),
         Section("examples", "Worked examples", _examples(report)),
         Section("return-table", "Return table", (Table(s["Return table"]),)),
         Section(
