@@ -23,19 +23,21 @@ analysis.model.paytable.PayTableError: pay table 'custom': missing categories: p
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from os import PathLike
 from pathlib import Path
-from typing import TypeAlias
-
-import pandas as pd
+from typing import TYPE_CHECKING, TypeAlias
 
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
 from analysis.model.numbers import NumberLike, as_fraction, shown
+
+if TYPE_CHECKING:  # pandas is imported where a frame is made: loading a table does not need it
+    import pandas as pd
 
 #: The name of the default pay table (AnteWin, paid on the ante).
 DEFAULT_PAYTABLE = "antewin"
@@ -123,7 +125,8 @@ class PayTable:
             return spec
         if spec is None:
             spec = DEFAULT_PAYTABLE
-        if isinstance(spec, pd.DataFrame):
+        pandas = sys.modules.get("pandas")  # a DataFrame was made by an imported pandas
+        if pandas is not None and isinstance(spec, pandas.DataFrame):
             return cls.from_mapping(dict(zip(spec["category"], spec["pays"])), name="dataframe")
         if isinstance(spec, Mapping):
             return cls.from_mapping(spec)
@@ -157,10 +160,12 @@ class PayTable:
         return "\n".join(lines + [f"{c},{self.pays[c]}" for c in reversed(CATEGORIES)]) + "\n"
 
     def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame(
             {"category": list(reversed(CATEGORIES)), "pays": [float(self.pays[c]) for c in reversed(CATEGORIES)]}
         )
 
 
 #: Anything :meth:`PayTable.load` takes: a table, a file, a name, a mapping, a DataFrame, None.
-PayTableSpec: TypeAlias = PayTable | str | Path | Mapping[str, NumberLike] | pd.DataFrame | None
+PayTableSpec: TypeAlias = "PayTable | str | Path | Mapping[str, NumberLike] | pd.DataFrame | None"
