@@ -7,13 +7,17 @@ import pytest
 
 from analysis.counting.symmetry import suit_permutations
 from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.simulation import stored_keys
 from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.model.cards import format_cards, parse_cards
 from analysis.model.outcomes import COLUMNS
 from analysis.model.payoffs import outcome_payoffs, row_of
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
-from analysis.strategy.advice import advise
+from analysis.parallel.options import RunOptions
+from analysis.store.runs import ensure_store
+from analysis.store.shards import StoreError
+from analysis.strategy.advice import advise, stored_state
 from analysis.strategy.by_hand import analyse_strategy
 from analysis.strategy.simple import NEVER, SIMPLE_RULES, SimpleStrategy, top_two_text
 from naive import naive_state_counts
@@ -67,6 +71,36 @@ def test_advise_agrees_with_the_engine_for_random_states(omaha):
         margin = Fraction(sum(c * int(n) for c, n in zip(coef, counts)) + base, d * rules.completions)
         assert a.ev_call == margin - 1
         assert a.decision == ("call" if calls[row] else "fold")
+
+
+def test_advise_reads_one_row_of_the_derived_arrays_as_the_shard_gives_it(tmp_path):
+    """With the state keys, the engine's arrays and the hand profile kept, a state's counts
+    and hand class come from its row of each: the same as its shard and its cards give.
+    A flipped byte there is refused with the command that mends the store."""
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    store = ensure_store(rules, RunOptions(root=tmp_path, progress=False))
+    engine = ReturnEngine.from_store(store)
+    hole, flop = engine.cards()
+    assert stored_state(store, hole[0].tolist(), flop[0].tolist()) is None  # no keys or profile yet
+    engine.hand_profile()
+    stored_keys(engine)
+    rng = np.random.default_rng(7)
+    perms = suit_permutations(rules.suits)
+    for row in rng.choice(engine.states, size=30, replace=False):
+        p = perms[rng.integers(len(perms))]
+        h, f = rng.permutation(p[hole[row]]).tolist(), rng.permutation(p[flop[row]]).tolist()
+        counts, hand = stored_state(store, h, f)
+        assert counts.tolist() == store.read_state(h, f).tolist() == engine.state_counts([row])[0].tolist()
+        assert hand == int(hand_profile(rules, [h], [f]).hand_class[0])
+    a = advise(format_cards(h), format_cards(f), rules, store_root=tmp_path)
+    b = advise(format_cards(h), format_cards(f), rules, enumerate_state=True)
+    assert (a.ev_call, a.hand, a.source) == (b.ev_call, b.hand, f"outcome store {store.checksum[:16]}")
+    pay = store.path / "derived" / "engine" / "pay.npy"
+    data = bytearray(pay.read_bytes())
+    data[store.open_derived("engine")["pay"].start + int(row) * engine.pay.ncols * engine.pay.width + 1] ^= 0x10
+    pay.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="do not match their SHA-256; run `analysis.ensure_store"):
+        advise(format_cards(h), format_cards(f), rules, store_root=tmp_path)
 
 
 @pytest.mark.slow
