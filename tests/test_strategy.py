@@ -10,7 +10,7 @@ from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.simulation import stored_keys
 from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.model.cards import format_cards, parse_cards
-from analysis.model.outcomes import COLUMNS
+from analysis.model.outcomes import COLUMNS, STATE_KEYS
 from analysis.model.payoffs import outcome_payoffs, row_of
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
@@ -74,16 +74,19 @@ def test_advise_agrees_with_the_engine_for_random_states(omaha):
 
 
 def test_advise_reads_one_row_of_the_derived_arrays_as_the_shard_gives_it(tmp_path):
-    """With the state keys, the engine's arrays and the hand profile kept, a state's counts
-    and hand class come from its row of each: the same as its shard and its cards give.
-    A flipped byte there is refused with the command that mends the store."""
+    """With the engine's arrays and the hand profile kept (and the state keys, made by the
+    first question), a state's counts and hand class come from its row of each: the same as
+    its shard and its cards give. A flipped byte there is refused with the command that
+    mends the store."""
     rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
     store = ensure_store(rules, RunOptions(root=tmp_path, progress=False))
     engine = ReturnEngine.from_store(store)
     hole, flop = engine.cards()
-    assert stored_state(store, hole[0].tolist(), flop[0].tolist()) is None  # no keys or profile yet
+    assert stored_state(store, hole[0].tolist(), flop[0].tolist()) is None  # no hand profile yet
+    assert store.open_derived(STATE_KEYS) is None  # and nothing made for it
     engine.hand_profile()
-    stored_keys(engine)
+    assert stored_state(store, hole[0].tolist(), flop[0].tolist())[0].tolist() == engine.state_counts([0])[0].tolist()
+    assert store.open_derived(STATE_KEYS)["keys"].whole().tolist() == stored_keys(engine).tolist()
     rng = np.random.default_rng(7)
     perms = suit_permutations(rules.suits)
     for row in rng.choice(engine.states, size=30, replace=False):

@@ -1,10 +1,10 @@
 """Advice for one decision state: EV(call), EV(fold) and the optimal decision, exactly.
 
-The state's counts come from the outcome store: from the arrays derived from it, when a
-report and a simulation made them (the state keys, the engine's packed counts and the hand
-profile; :func:`stored_state` reads and checks only the blocks that hold the state's row),
-else from the one shard that holds it (:meth:`OutcomeStore.read_state`); without a complete
-store, from enumerating that state alone. A player who saw dealer cards or knows dead cards (partners' hole cards) is in
+The state's counts come from the outcome store: from the arrays derived from it once a
+report made the engine's packed counts and the hand profile (:func:`stored_state` reads and
+checks only the blocks that hold the state's row), else from the one shard that holds it
+(:meth:`OutcomeStore.read_state`); without a complete store, from enumerating that state
+alone. A player who saw dealer cards or knows dead cards (partners' hole cards) is in
 another state: its counts are enumerated with that knowledge (:mod:`analysis.counting.informed`).
 The pay table turns counts into EVs.
 
@@ -31,7 +31,7 @@ from analysis.engine.packed import PAY_SOURCES, REST_SOURCES, Packed, count_widt
 from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.model.cards import disjoint, format_cards, parse_cards
 from analysis.model.errors import InputError
-from analysis.model.outcomes import state_keys
+from analysis.model.outcomes import STATE_KEYS, key_set, state_keys
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules, as_rules
 from analysis.store.outcome_store import OutcomeStore
@@ -72,13 +72,23 @@ def state_counts(
 def stored_state(store: OutcomeStore, hole: list[int], flop: list[int]) -> tuple[np.ndarray, int] | None:
     """The 40 counts and the hand class of one real state from the arrays derived from the
     store: its row by a binary search of the sorted state keys, then that row of the
-    engine's packed counts and of the hand profile, only the blocks read checked (no
-    shard parsed, no flop class or hand table made). None when one of the sets was not
-    made (or is stale or in the older format): nothing is made for one question."""
-    sets = [store.open_derived(name) for name in ("state-keys", "engine", "hand-profile")]
-    if sets[0] is None or sets[1] is None or sets[2] is None:
+    engine's packed counts and of the hand profile, only the blocks read checked (no shard
+    parsed, no flop class or hand table made). None when the engine's arrays or the hand
+    profile were not made (a report makes them; one question does not): the shard answers.
+    The state keys are made once when missing (a few seconds; simulations read them too)."""
+    engine, profile = store.open_derived("engine"), store.open_derived("hand-profile")
+    if engine is None or profile is None:
         return None
-    keys, engine, profile = sets[0]["keys"], sets[1], sets[2]
+    found = store.open_derived(STATE_KEYS)
+    if found is None:
+        try:
+            store.derived(STATE_KEYS, key_set)
+        except StoreError:  # a store that cannot be written (read-only media): the shard answers
+            return None
+        found = store.open_derived(STATE_KEYS)
+    if found is None:
+        raise AssertionError(f"{store.path}: the state keys just made cannot be opened")
+    keys = found["keys"]
 
     def key(row: int) -> int:
         return int(keys.rows(row)[0])
