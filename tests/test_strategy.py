@@ -1,5 +1,7 @@
 """Advice for one state, the optimal strategy by hand class and the simple strategy."""
 
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -104,6 +106,27 @@ def test_advise_reads_one_row_of_the_derived_arrays_as_the_shard_gives_it(tmp_pa
     pay.write_bytes(bytes(data))
     with pytest.raises(StoreError, match="do not match their SHA-256; run `analysis.ensure_store"):
         advise(format_cards(h), format_cards(f), rules, store_root=tmp_path)
+
+
+def test_advise_from_the_derived_arrays_imports_nothing_heavy(tmp_path):
+    """The command's path to one state's advice, in a fresh process: no pandas, no pyarrow
+    (the shard is not read), no plotting, no cluster."""
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    store = ensure_store(rules, RunOptions(root=tmp_path, progress=False))
+    ReturnEngine.from_store(store).hand_profile()
+    advise("Ac Kd 9c", "Qc Jd 8d", rules, store_root=tmp_path)  # the first question makes the state keys
+    code = (
+        "import sys\nfrom analysis.cli import parser\nfrom analysis.model.rules import preset\n"
+        "from analysis.strategy.advice import advise\n"
+        "rules = preset('casino-omaha').small_deck('89TJQKA', 'cd')\n"
+        f"a = advise('Ac Kd 9c', 'Qc Jd 8d', rules, store_root={str(tmp_path)!r})\n"
+        "print(a.source, a.hand, a.ev_call)\n"
+        "print(sorted(m for m in ('pandas', 'pyarrow', 'matplotlib', 'scipy', 'dask', 'tqdm') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    want = advise("Ac Kd 9c", "Qc Jd 8d", rules, enumerate_state=True)
+    answer = f"outcome store {store.checksum[:16]} {want.hand} {want.ev_call}"
+    assert out.stdout.splitlines() == [answer, "[]"], out.stderr
 
 
 @pytest.mark.slow
