@@ -109,6 +109,8 @@ class BlockFile:
         stop = first + 1 if stop is None else stop
         if not 0 <= first < stop <= len(self.array):
             raise IndexError(f"rows {first}:{stop} of an array of {len(self.array)}")
+        if not self.array.flags.c_contiguous:  # its rows' bytes would not lie together
+            raise ValueError(f"{self.path}: rows of an array kept column by column")
         row = self.array.itemsize * prod(self.array.shape[1:])
         try:
             self._check(self.start + first * row, self.start + stop * row)
