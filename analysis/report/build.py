@@ -173,7 +173,8 @@ def strategy_by_hand(analysis: StrategyAnalysis, result: GameResult) -> pd.DataF
 
 def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.DataFrame:
     """What produced the report: versions, pay table, the store the counts come from and
-    the SHA-256 of every derived array read (each checked against it when it was read)."""
+    the SHA-256 of every derived array read (each file checked, block by block, against
+    the SHA-256 its set recorded with this one when it was read)."""
     m = source.manifest if isinstance(source, OutcomeStore) else {}
     read = source.derived_sha256 if isinstance(source, OutcomeStore) else {}
     rows = [
