@@ -311,7 +311,7 @@ def one_decision_only(args: argparse.Namespace) -> str:
     """One line: why ``args.command`` does not take the multi-street game ``args.game`` yet,
     and what to do instead."""
     from analysis.model.game import load_game
-    from analysis.report.street_tables import STREET_WORDS
+    from analysis.report.wording import STREET_WORDS
 
     game = load_game(args.game)
     *first, last = [STREET_WORDS[s] for s in game.streets]
