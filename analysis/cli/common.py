@@ -302,7 +302,6 @@ INSTEAD = {
     "sidebet": "`report --game GAME` gives its return table, whose final hands a side bet's pays apply to",
     "protect": "`advise` with `--board` gives one state's exact decisions",
     "enumerate": "`solve --game GAME` counts it and keeps its result store",
-    "verify": "`solve --game GAME` re-derives its figures on this machine; `simulate` checks them by Monte Carlo",
     "field": "`report --game GAME` gives its exact house edge and standard deviation per hand",
 }
 
