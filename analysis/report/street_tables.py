@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis.engine.statistics import z_score
 from analysis.engine.streets import StreetFigures
 from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.categories import CATEGORIES
@@ -24,7 +25,7 @@ from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.report.odds import MaximumPayout, line_odds, wager_odds
 from analysis.report.regulation import game_rules_of_play
-from analysis.report.tables import clauses_table, confidence_table, return_table
+from analysis.report.tables import FORMULAS, LEVELS, clauses_table, confidence_table, return_table
 from analysis.report.wording import RESULT_WORDS, STREET_WORDS, ante_multiple, category_words, machine_rows, percent
 from analysis.store.shards import package_version
 
@@ -113,6 +114,18 @@ def summary_table(f: StreetFigures) -> pd.DataFrame:
         )
         | {"value": f.standard_deviation, "shown": f"{f.standard_deviation:.4f} antes"},
     ]
+    for level in LEVELS:
+        vi = z_score(level) * f.standard_deviation
+        rows.append(
+            {
+                "figure": f"volatility index ({level:.0%})",
+                "value": vi,
+                "shown": f"{vi:.4f} antes",
+                "exact": f"{z_score(level):.4f} x the standard deviation",
+                "meaning": "the half-width of the range of one hand's result at this confidence: "
+                + FORMULAS["volatility index"],
+            }
+        )
     return pd.DataFrame(rows, dtype=object)
 
 
