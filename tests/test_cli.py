@@ -246,7 +246,6 @@ def test_every_shipped_game_reports_in_one_json_schema(cli, omaha, holdem):
         (["sidebet", "--bet", "aa-bonus"], "`report --game ultimate-texas-holdem` gives its return table"),
         (["protect", "--exposed", "1"], "`advise` with `--board` gives one state's exact decisions"),
         (["enumerate"], "`solve --game ultimate-texas-holdem` counts it"),
-        (["verify"], "`solve --game ultimate-texas-holdem` re-derives its figures"),
     ],
 )
 def test_every_command_takes_every_game_or_says_why_not_in_one_line(cli, command, instead):

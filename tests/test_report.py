@@ -64,20 +64,22 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
                         assert float(got) == pytest.approx(float(want), rel=1e-15), (name, col)
                     else:
                         assert ("" if pd.isna(got) else str(got)) == str(want), (name, col)
-    returns = book["Return table"]
-    assert np.array_equal(returns.combinations, result.table.combinations)
-    assert int(returns.combinations.sum()) == rules.total_combinations
-    assert [Fraction(p) for p in returns.probability_exact] == [
+    returns = book["Return table"]  # the one return table of every game, in words
+    assert np.array_equal(returns.deals, result.table.combinations)
+    assert int(returns.deals.sum()) == rules.total_combinations
+    assert [Fraction(p) for p in returns["probability (exact)"]] == [
         Fraction(int(n), rules.total_combinations) for n in result.table.combinations
     ]
+    assert [Fraction(v) for v in returns["net result (exact)"]] == list(result.settlement.return_rows(2).values())
     hands = book["Final hands"]
     assert hands.final_hand.tolist() == list(reversed(CATEGORIES))
     assert words["Final hands"]["Player's final hand"].tolist()[:2] == ["royal flush", "straight flush"]
-    assert words["Return table"]["Outcome"].tolist()[1] == "dealer does not qualify"
+    assert words["Return table"]["Dealer"].tolist()[1] == "does not qualify"
+    assert words["Return table"]["Betting ended"].tolist()[:2] == ["folded", "called at the flop"]
     assert int(hands.combinations.sum()) == rules.total_combinations
     called_cols = ["called_dealer_not_qualifying", "called_player_wins", "called_tie", "called_dealer_wins"]
     assert np.array_equal(hands[called_cols].sum(axis=1), hands.called_combinations)
-    assert int(hands.called_combinations.sum()) == rules.total_combinations - int(returns.combinations[0])
+    assert int(hands.called_combinations.sum()) == rules.total_combinations - int(returns.deals[0])
     summary = book["Summary"].set_index("figure")
     for figure, key in [
         ("house edge", "house_edge"),
@@ -185,7 +187,7 @@ def test_report_command_writes_workbook_and_page(holdem, cli, tmp_path):
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.with_name(pdf.name + ".sha256").is_file()
     assert not [p for p in (tmp_path / "r").iterdir() if p.name.startswith(".")]  # no temporary files left
     returns = pd.read_excel(xlsx, sheet_name="Return table")
-    combinations = returns["Combinations"].tolist()
+    combinations = returns["Deals"].tolist()
     assert combinations == engine.decide(None, STRATEGIES["simple"]).table.combinations.tolist()
     data = cli("report", "--game", "casino-holdem", "--strategy", "simple", "--format", "json", "--no-progress").json()
     assert [row["deals"] for row in data["return_table"]] == combinations  # JSON keeps machine names

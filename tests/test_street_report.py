@@ -62,6 +62,7 @@ def test_workbook_holds_the_exact_figures(small):
     assert summary["house edge"]["shown"] == f"{float(f.house_edge):.4%}"
     assert summary["element of risk"]["exact"] == str(f.element_of_risk)
     assert summary["deals counted"]["value"] == f.total == f.game.rules.total_combinations
+    assert summary["volatility index (95%)"]["value"] == pytest.approx(1.959964 * f.standard_deviation, rel=1e-6)
     returns = sheet_rows(book, "Return table")
     assert sum(r["deals"] for r in returns) == f.total
     assert sum(Fraction(r["probability (exact)"]) * Fraction(r["net result (exact)"]) for r in returns) == f.expected

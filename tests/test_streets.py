@@ -9,23 +9,21 @@ house edge of Ultimate Texas Hold'em.
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
-from functools import cache
 from itertools import combinations
 
 import numpy as np
 import pytest
 
 import analysis.engine.streets as streets
+from analysis.counting.game_tree import category_name, game_tree, hand_values
 from analysis.counting.streets import RESULTS6
 from analysis.engine.streets import StreetFigures, solve_streets
-from analysis.hands.evaluate import best_strength, category_of, omaha_strength
 from analysis.hands.lookup import dealer_qualifier
 from analysis.model.cards import format_card
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
-from analysis.model.game import GameSpec, game_from_document, load_game
+from analysis.model.game import game_from_document, load_game
 from analysis.model.payoffs import outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import PRESETS
@@ -68,143 +66,6 @@ def doc(
     return d
 
 
-# ---- the brute force: the whole game tree, deal by deal --------------------------------
-
-
-def _values(game: GameSpec, holds: list[tuple[int, ...]], board: tuple[int, ...]) -> dict[tuple[int, ...], int]:
-    h = np.array(holds, dtype=np.int8)
-    b = np.tile(np.array(board, dtype=np.int8), (len(holds), 1))
-    v = omaha_strength(h, b) if game.rules.omaha else best_strength(np.concatenate([h, b], axis=1))
-    return dict(zip(holds, (int(x) for x in v)))
-
-
-@cache
-def _category(value: int) -> str:
-    return CATEGORIES[int(category_of([value])[0])]
-
-
-def brute_force(game: GameSpec) -> tuple[dict, dict]:
-    """(counts, decisions) keyed as StreetFigures', by playing every deal."""
-    rules = game.rules
-    deck, k = rules.deck, rules.hole_cards
-    q = dealer_qualifier(rules.qualifier_rank)
-    show = {m: game.showdown_values(m) for m in range(10)}
-    fold = game.fold_value
-    river = game.river or ()
-    flop_opts = game.flop or ()
-    pre_opts = game.preflop or ()
-
-    def best(options, values):
-        top = max(values)
-        return options[values.index(top)]  # options are in risk order: the first best risks least
-
-    def tally(p, dealers):
-        cat = _category(p)
-        out = Counter()
-        for d in dealers:
-            qual = d >= q
-            res = "win" if p > d else "tie" if p == d else "loss"
-            out[(cat, res if qual else f"noqual_{res}")] += 1
-        return out
-
-    def worth(table, m):
-        return sum(n * show[m][CATEGORIES.index(c) * 6 + RESULTS6.index(r)] for (c, r), n in table.items())
-
-    board_values = {}
-    counts, decisions = Counter(), Counter()
-    for hole in combinations(deck, k):
-        rest = [c for c in deck if c not in hole]
-        per_flop = []  # (flop, bet table, river-path tables, deals)
-        for flop in combinations(rest, 3):
-            rest2 = [c for c in rest if c not in flop]
-            bet_table, river_paths, deals = Counter(), Counter(), 0
-            for tr in combinations(rest2, 2):
-                board = flop + tr
-                left = [c for c in deck if c not in board]
-                if board not in board_values:
-                    board_values[board] = _values(game, list(combinations(left, k)), board)
-                vals = board_values[board]
-                dealers = [vals[d] for d in combinations([c for c in left if c not in hole], k)]
-                table = tally(vals[hole], dealers)
-                bet_table.update(table)
-                deals += len(dealers)
-                if river:
-                    choice = best(
-                        river, [fold * len(dealers) if o.kind == "fold" else worth(table, o.multiple) for o in river]
-                    )
-                else:
-                    choice = None
-                for key, n in table.items():
-                    river_paths[(choice, key)] += n
-            per_flop.append((bet_table, river_paths, deals))
-
-        def river_value(paths):
-            return sum(
-                fold * n
-                if o is not None and o.kind == "fold"
-                else n * show[o.multiple if o is not None else 0][CATEGORIES.index(c) * 6 + RESULTS6.index(r)]
-                for (o, (c, r)), n in paths.items()
-            )
-
-        flop_choice = []
-        for bet_table, paths, deals in per_flop:
-            if not flop_opts:
-                flop_choice.append(None)
-                continue
-            values = [
-                fold * deals
-                if o.kind == "fold"
-                else worth(bet_table, o.multiple)
-                if o.kind == "bet"
-                else river_value(paths)
-                for o in flop_opts
-            ]
-            flop_choice.append(best(flop_opts, values))
-        total_bet = sum((t for t, _, _ in per_flop), Counter())
-        deals_all = sum(d for _, _, d in per_flop)
-        pre = None
-        if pre_opts:
-            check = 0
-            for (bet_table, paths, deals), c in zip(per_flop, flop_choice):
-                check += (
-                    fold * deals
-                    if c is not None and c.kind == "fold"
-                    else worth(bet_table, c.multiple)
-                    if c is not None and c.kind == "bet"
-                    else river_value(paths)
-                )
-            values = [
-                fold * deals_all if o.kind == "fold" else worth(total_bet, o.multiple) if o.kind == "bet" else check
-                for o in pre_opts
-            ]
-            pre = best(pre_opts, values)
-            decisions[("preflop", str(pre))] += deals_all
-        if pre is not None and pre.kind == "bet":
-            for (c, r), n in total_bet.items():
-                counts[("preflop", pre.multiple, c, r)] += n
-            continue
-        if pre is not None and pre.kind == "fold":
-            counts[("fold", 0, "", "")] += deals_all
-            continue
-        for (bet_table, paths, deals), c in zip(per_flop, flop_choice):
-            if c is not None:
-                decisions[("flop", str(c))] += deals
-            if c is not None and c.kind == "fold":
-                counts[("fold", 0, "", "")] += deals
-            elif c is not None and c.kind == "bet":
-                for (cat, r), n in bet_table.items():
-                    counts[("flop", c.multiple, cat, r)] += n
-            else:
-                for (o, (cat, r)), n in paths.items():
-                    if o is not None:
-                        decisions[("river", str(o))] += n
-                    if o is not None and o.kind == "fold":
-                        counts[("fold", 0, "", "")] += n
-                    else:
-                        counts[("river", o.multiple if o is not None else 0, cat, r)] += n
-    return dict(counts), {key: n for key, n in decisions.items() if n}
-
-
 STRUCTURES = {
     "ultimate (3 streets, blind, ante pushes)": doc(),
     "flop only, AnteWin, ante paid when no qualifier": doc(
@@ -242,7 +103,7 @@ def test_every_count_equals_the_game_tree_played_deal_by_deal(name, tmp_path, mo
     figures = solve_streets(game, RunOptions(root=tmp_path, threads=2))
     kept = solve_streets(game, RunOptions(threads=1), keep_states=True)  # in this process, states kept
     assert kept.counts == figures.counts and kept.decisions == figures.decisions
-    counts, decisions = brute_force(game)
+    counts, decisions = game_tree(game)
     assert figures.total == game.rules.total_combinations == sum(counts.values())
     assert figures.counts == counts
     assert figures.decisions == decisions
@@ -427,8 +288,8 @@ def test_advice_at_every_street_agrees_with_the_solved_game():
         at_river = advise_street(game, text, " ".join(format_card(c) for c in board))
         rest = [c for c in deck if c not in cards]
         q = dealer_qualifier(game.rules.qualifier_rank)
-        p = _values(game, [tuple(sorted(hole))], tuple(board))[tuple(sorted(hole))]
-        dealers = _values(game, list(combinations(rest, 2)), tuple(board))
+        p = hand_values(game, [tuple(sorted(hole))], tuple(board))[tuple(sorted(hole))]
+        dealers = hand_values(game, list(combinations(rest, 2)), tuple(board))
         for option in game.river:
             ev = Fraction(0)
             for d in dealers.values():
@@ -438,7 +299,7 @@ def test_advice_at_every_street_agrees_with_the_solved_game():
                     ev += game.fold_value
                 else:
                     ev += game.showdown_values(option.multiple)[
-                        CATEGORIES.index(_category(p)) * 6 + RESULTS6.index(res)
+                        CATEGORIES.index(category_name(p)) * 6 + RESULTS6.index(res)
                     ]
             assert at_river.evs[str(option)] == ev / len(dealers)
     with pytest.raises(InputError, match="board: 0 cards"):

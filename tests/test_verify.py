@@ -14,6 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 from test_report import pdf_text
 
+import analysis.report.street_verification as street_verification
+from analysis.model.game import game_from_document
 from analysis.model.rules import preset
 from analysis.parallel.options import RunOptions
 from analysis.report.appendix import Check, Verification, kept_path, kept_verification, verification_blocks
@@ -23,6 +25,7 @@ from analysis.report.render import document_html
 from analysis.report.verification import CHECKS, sample_states, verify
 from analysis.store.outcome_store import ROW_GROUP, OutcomeStore
 from analysis.store.shards import manifest_digest
+from test_streets import doc
 
 STATES, HANDS, SEED = 3, 100_000, 2026
 #: Wins that the AnteWin table pays alike (1 to 1): a deal moved between them changes no
@@ -190,3 +193,40 @@ def test_a_damaged_shard_fails_the_checksum_check(holdem, tmp_path):
     assert [c.name for c in result.checks] == list(CHECKS)
     assert "store checksums" in [c.name for c in result.failed]
     assert "shard-00003.parquet" in result.checks[0].detail
+
+
+# ---- a game with several decision points ---------------------------------------------------
+
+
+def test_a_multi_street_game_is_verified_along_its_own_paths(tmp_path, monkeypatch):
+    game = game_from_document(doc(), "small")
+    options = RunOptions(progress=False)  # the default root: Ultimate Texas Hold'em's kept solve is shared
+    seen = []
+    result = street_verification.verify_streets(game, options, hands=20_000, seed=5, on_check=seen.append)
+    assert [c.name for c in result.checks] == list(street_verification.CHECKS) == [c.name for c in seen]
+    assert result.passed, [(c.name, c.found, c.detail) for c in result.failed]
+    by_name = {c.name: c for c in result.checks}
+    assert by_name["closed-form total"].found == f"{66 * 120 * 21 * 10:,}"  # C(12,2) C(10,3) C(7,2) C(5,2)
+    assert by_name["published Ultimate Texas Hold'em edge"].found.endswith("exactly 50643648973/2317817502000")
+    assert result.states is None and "--states" not in result.options
+    # a game tree that disagrees fails its check, and only it
+    real = street_verification.game_tree
+
+    def off_by_one(g):
+        counts, decisions = real(g)
+        first = next(iter(counts))
+        return counts | {first: counts[first] + 1}, decisions
+
+    monkeypatch.setattr(street_verification, "game_tree", off_by_one)
+    broken = street_verification.verify_streets(game, options, hands=2_000, seed=5)
+    assert [c.name for c in broken.failed] == ["small-deck game tree"]
+
+
+@pytest.mark.slow
+def test_verify_command_takes_ultimate_texas_holdem(cli, tmp_path):
+    out = cli("verify", "--game", "ultimate-texas-holdem", "--hands", "20000", "--out", tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = [line for line in out.stdout.splitlines() if line.startswith(("PASS", "FAIL"))]
+    assert len(lines) == 5 and all(line.startswith("PASS") for line in lines), out.stdout
+    assert "ultimate-texas-holdem: all checks passed (5 checks" in out.stdout
+    assert (tmp_path / "verification.json").is_file()

@@ -56,7 +56,7 @@ def test_no_cell_is_a_formula_or_an_error_and_numbers_stay_numbers(hostile_book)
     kinds = {c.data_type for sheet in book for row in sheet.iter_rows() for c in row if c.value is not None}
     assert kinds == {"s", "n", "b"}  # text, numbers and yes/no
     returns = book["Return table"]
-    column = [c.value for c in returns[1]].index("Combinations")
+    column = [c.value for c in returns[1]].index("Deals")
     counts = [row[column] for row in returns.iter_rows(min_row=2)]
     assert {c.data_type for c in counts} == {"n"}
     assert [c.value for c in counts] == report.result.table.combinations.tolist()

@@ -302,7 +302,6 @@ INSTEAD = {
     "sidebet": "`report --game GAME` gives its return table, whose final hands a side bet's pays apply to",
     "protect": "`advise` with `--board` gives one state's exact decisions",
     "enumerate": "`solve --game GAME` counts it and keeps its result store",
-    "verify": "`solve --game GAME` re-derives its figures on this machine; `simulate` checks them by Monte Carlo",
     "field": "`report --game GAME` gives its exact house edge and standard deviation per hand",
 }
 
@@ -311,7 +310,7 @@ def one_decision_only(args: argparse.Namespace) -> str:
     """One line: why ``args.command`` does not take the multi-street game ``args.game`` yet,
     and what to do instead."""
     from analysis.model.game import load_game
-    from analysis.report.street_tables import STREET_WORDS
+    from analysis.report.wording import STREET_WORDS
 
     game = load_game(args.game)
     *first, last = [STREET_WORDS[s] for s in game.streets]

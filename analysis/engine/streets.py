@@ -31,7 +31,7 @@ from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
-from analysis.model.game import GameSpec, Option
+from analysis.model.game import STREETS, GameSpec, Option
 from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.settlement import Settlement
 from analysis.parallel.options import RunOptions
@@ -202,11 +202,16 @@ class StreetFigures:
         return self.game.settlement
 
     def outcomes(self) -> list[Outcome]:
-        """Every outcome as :class:`~analysis.engine.result.Outcome`, folds first."""
-        return [
-            Outcome("fold" if k[0] == "fold" else k[0], k[1], k[2], k[3], n, self.value(k))
-            for k, n in sorted(self.counts.items(), key=lambda kv: (kv[0][0] != "fold", kv[0]))
-        ]
+        """Every outcome as :class:`~analysis.engine.result.Outcome`: folds first, then by
+        the street the betting ended, the larger bet, the better hand, the dealer's result."""
+        streets = ("fold", *STREETS)
+
+        def order(key: tuple[str, int, str, str]) -> tuple[int, int, int, int]:
+            street, multiple, category, result = key
+            hand = -CATEGORIES.index(category) if category else 0
+            return streets.index(street), -multiple, hand, RESULTS6.index(result) if result else 0
+
+        return [Outcome(*k, n, self.value(k)) for k, n in sorted(self.counts.items(), key=lambda kv: order(kv[0]))]
 
 
 #: The method's version: part of a job's key, so a changed method never reads old shards.

@@ -57,7 +57,7 @@ class Verification:
     game: str
     store: str
     checksum: str | None
-    states: int
+    states: int | None  # random stored states counted naively (None: a game without an outcome store)
     hands: int
     seed: int
     deck: str
@@ -68,6 +68,12 @@ class Verification:
     @property
     def passed(self) -> bool:
         return all(c.passed for c in self.checks)
+
+    @property
+    def options(self) -> str:
+        """The options of the command that repeats this run."""
+        states = f" --states {self.states}" if self.states is not None else ""
+        return f"{states} --hands {self.hands} --seed {self.seed}"
 
     @property
     def failed(self) -> list[Check]:
@@ -112,7 +118,7 @@ class Verification:
                 ["Game", game_title(self.game)],
                 ["Outcome store", Path(self.store).name],
                 ["Store checksum", self.checksum or "none"],
-                ["Random states counted naively", f"{self.states:,}"],
+                *([["Random states counted naively", f"{self.states:,}"]] if self.states is not None else []),
                 ["Hands simulated", f"{self.hands:,}"],
                 ["Seed", str(self.seed)],
                 ["Small deck", self.deck],
@@ -122,9 +128,7 @@ class Verification:
             ],
             columns=["Item", "Value"],
         )
-        command = (
-            f"casino-omaha verify --game {self.game} --states {self.states} --hands {self.hands} --seed {self.seed}"
-        )
+        command = f"casino-omaha verify --game {self.game}{self.options}"
         return Document(
             f"Verification appendix: {game_title(self.game)}",
             verdict,
@@ -205,7 +209,7 @@ def kept_verification(store: OutcomeStore) -> Verification | None:
             str(d["game"]),
             str(d["store"]),
             str(d["checksum"]),
-            int(d["states"]),
+            None if d["states"] is None else int(d["states"]),
             int(d["hands"]),
             int(d["seed"]),
             str(d["deck"]),
@@ -240,12 +244,14 @@ def verification_blocks(v: Verification | None, command: str) -> tuple[Block, ..
             (
                 Paragraph(
                     f"{verdict} Run on {v.date} by package version {v.version} on the store with checksum "
-                    f"{v.checksum}: {v.states:,} random states counted naively, {v.hands:,} hands simulated "
+                    f"{v.checksum}: "
+                    + (f"{v.states:,} random states counted naively, " if v.states is not None else "")
+                    + f"{v.hands:,} hands simulated "
                     f"(seed {v.seed}), small deck {v.deck}; {v.seconds:.0f} s in all. Each headline figure "
                     "recomputed along a path independent of the one that made it."
                 ),
                 Table(v.frame()),
-                Command(f"{command} --states {v.states} --hands {v.hands} --seed {v.seed}"),
+                Command(f"{command}{v.options}"),
             ),
         ),
     )

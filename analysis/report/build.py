@@ -140,7 +140,7 @@ def build_report(
         "Odds per pay line": pay_line_odds(result),
         "Odds per wager": wager_odds(result.outcomes(), result.settlement),
         "Confidence ranges": confidence_table(result),
-        "Return table": return_table(result),
+        "Return table": return_table(result.outcomes()),
         "Final hands": final_hands_table(result, every_deal, engine.column_sums(result.calls)),
         "Strategy by hand": strategy_by_hand(analysis, result),
         "Call rate grid": analysis.grid.reset_index(),

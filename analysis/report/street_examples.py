@@ -31,7 +31,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec
 from analysis.report.examples import SEED, ev_texts, hand_in_words, plural_rank, signed_antes, with_article
-from analysis.report.street_tables import STREET_WORDS
+from analysis.report.wording import STREET_WORDS
 from analysis.strategy.street_advice import advise_street
 
 #: Deals per batch, the most dealt and the most played (a flop decision takes a count of

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis.engine.statistics import z_score
 from analysis.engine.streets import StreetFigures
 from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.categories import CATEGORIES
@@ -24,21 +25,9 @@ from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.report.odds import MaximumPayout, line_odds, wager_odds
 from analysis.report.regulation import game_rules_of_play
-from analysis.report.tables import clauses_table, confidence_table
-from analysis.report.wording import ante_multiple, category_words, machine_rows, percent
+from analysis.report.tables import FORMULAS, LEVELS, clauses_table, confidence_table, return_table
+from analysis.report.wording import RESULT_WORDS, STREET_WORDS, ante_multiple, category_words, machine_rows, percent
 from analysis.store.shards import package_version
-
-#: Each decision point in words.
-STREET_WORDS = {"preflop": "before the flop", "flop": "at the flop", "river": "at the river"}
-#: The dealer's result in words (the street engine's six results).
-RESULT_WORDS = {
-    "noqual_win": "does not qualify; player's hand is better",
-    "noqual_tie": "does not qualify; tie",
-    "noqual_loss": "does not qualify; dealer's hand is better",
-    "win": "qualifies; player wins",
-    "tie": "qualifies; tie",
-    "loss": "qualifies; dealer wins",
-}
 
 
 def option_words(option: Option) -> str:
@@ -56,7 +45,7 @@ def street_sheets(game: GameSpec, figures: StreetFigures, game_file: Path | None
         "Rules of play": clauses_table(game_rules_of_play(game)),
         **({"Blind pays": pay_table(game.blind.pays, "blind")} if game.blind is not None else {}),
         **({"Ante pays": pay_table(game.ante_pays.pays, "ante")} if game.ante_pays is not None else {}),
-        "Return table": street_return_table(figures),
+        "Return table": return_table(figures.outcomes(), "play"),
         "Odds per pay line": street_pay_line_odds(figures),
         "Odds per wager": wager_odds(figures.outcomes(), game.settlement, play="play"),
         "Confidence ranges": confidence_table(figures),
@@ -125,37 +114,19 @@ def summary_table(f: StreetFigures) -> pd.DataFrame:
         )
         | {"value": f.standard_deviation, "shown": f"{f.standard_deviation:.4f} antes"},
     ]
-    return pd.DataFrame(rows, dtype=object)
-
-
-def street_return_table(f: StreetFigures) -> pd.DataFrame:
-    """One row per outcome (how the betting ended, the play bet, the player's final hand and
-    the dealer's result): deals, exact probability, net result and contribution."""
-    rows = []
-    for key, n in sorted(f.counts.items(), key=lambda kv: outcome_order(kv[0])):
-        street, multiple, category, result = key
-        value = f.value(key)
-        probability = Fraction(n, f.total)
-        if street == "fold":
-            ended, play, hand, dealer = "folded", "", "", ""
-        else:
-            ended = f"bet {STREET_WORDS[street]}" if multiple else "checked to the showdown"
-            play, hand, dealer = (ante_multiple(multiple) if multiple else "none"), category, RESULT_WORDS[result]
+    for level in LEVELS:
+        vi = z_score(level) * f.standard_deviation
         rows.append(
             {
-                "betting ended": ended,
-                "play bet": play,
-                "player's final hand": category_words(hand),
-                "dealer": dealer,
-                "deals": n,
-                "probability": float(probability),
-                "probability (exact)": str(probability),
-                "net result (antes)": float(value),
-                "net result (exact)": str(value),
-                "contribution (antes per hand)": float(value * probability),
+                "figure": f"volatility index ({level:.0%})",
+                "value": vi,
+                "shown": f"{vi:.4f} antes",
+                "exact": f"{z_score(level):.4f} x the standard deviation",
+                "meaning": "the half-width of the range of one hand's result at this confidence: "
+                + FORMULAS["volatility index"],
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, dtype=object)
 
 
 def outcome_order(key: tuple[str, int, str, str]) -> tuple[int, int, int, int]:

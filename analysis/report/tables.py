@@ -15,7 +15,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from analysis.engine.result import GameResult
+from analysis.engine.result import GameResult, Outcome
 from analysis.engine.solve import Solved
 from analysis.engine.statistics import house_result, z_score
 from analysis.model.cards import format_cards
@@ -28,6 +28,7 @@ from analysis.model.rules import Rules
 from analysis.report.document import figures_sha256
 from analysis.report.examples import WorkedExample
 from analysis.report.regulation import RuleSection, times_the_ante
+from analysis.report.wording import RESULT_WORDS, STREET_WORDS, ante_multiple, category_words
 
 #: Hands after which the house's result is given, and the confidence levels.
 HORIZONS = (10**3, 10**4, 10**5, 10**6, 10**7)
@@ -148,12 +149,37 @@ def confidence_table(result: Solved) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def return_table(result: GameResult) -> pd.DataFrame:
-    """The return table with the exact probability of every row."""
-    t = result.table.copy()
-    total = result.exact.deals
-    t["probability_exact"] = [str(Fraction(int(n), total)) for n in t["combinations"]]
-    return t
+def return_table(outcomes: Sequence[Outcome], play: str = "call") -> pd.DataFrame:
+    """The one return table of every game, one row per outcome in words (how the betting
+    ended, the play bet, the player's final hand, the dealer's result): deals, exact
+    probability, net result and contribution. ``play`` names the play bet (a one-decision
+    game's call)."""
+    total = sum(o.deals for o in outcomes)
+    rows = []
+    for o in outcomes:
+        probability = Fraction(o.deals, total)
+        if o.ended == "fold":
+            ended, bet, hand, dealer = "folded", "", "", ""
+        else:
+            verb = "called" if play == "call" else "bet"
+            ended = f"{verb} {STREET_WORDS[o.ended]}" if o.play_bet else "checked to the showdown"
+            bet = ante_multiple(o.play_bet) if o.play_bet else "none"
+            hand, dealer = category_words(o.final_hand) if o.final_hand else "any", RESULT_WORDS[o.dealer]
+        rows.append(
+            {
+                "betting ended": ended,
+                "play bet": bet,
+                "player's final hand": hand,
+                "dealer": dealer,
+                "deals": o.deals,
+                "probability": float(probability),
+                "probability (exact)": str(probability),
+                "net result (antes)": float(o.net),
+                "net result (exact)": str(o.net),
+                "contribution (antes per hand)": float(o.net * probability),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 #: Column names of the final-hands table for the called deals, by dealer result.

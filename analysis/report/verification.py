@@ -135,18 +135,18 @@ def verify(
 
     for check in _store_checks(store):
         record(check)
-    record(_guarded("derived arrays", lambda: _derived(store, the_engine)))
-    record(_guarded("naive state counts", lambda: _naive(store, the_engine(), states, seed)))
-    record(_guarded("small-deck brute force", lambda: _small_deck(rules, options)))
+    record(guarded("derived arrays", lambda: _derived(store, the_engine)))
+    record(guarded("naive state counts", lambda: _naive(store, the_engine(), states, seed)))
+    record(guarded("small-deck brute force", lambda: _small_deck(rules, options)))
     for check in _monte_carlo(the_engine, hands, seed):
         record(check)
-    record(_guarded("published Casino Hold'em edge", lambda: _published(rules, the_engine, options)))
+    record(guarded("published Casino Hold'em edge", lambda: _published(rules, the_engine, options)))
     result = Verification(rules.name, str(store.path), store.checksum, states, hands, seed, deck, tuple(checks))
     keep(result, store)
     return result
 
 
-def _guarded(name: str, run: Callable[[], tuple[bool, str, str, str]]) -> Check:
+def guarded(name: str, run: Callable[[], tuple[bool, str, str, str]]) -> Check:
     """Run one check, timed; a store or input problem it meets is its failure."""
     start = time.perf_counter()
     try:

@@ -328,3 +328,18 @@ def workbook_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, list[Ki
 
 def _label_cell(value: object) -> object:
     return value if value is None or (isinstance(value, float) and math.isnan(value)) else label(value)
+
+
+#: Each decision point in words.
+STREET_WORDS = {"preflop": "before the flop", "flop": "at the flop", "river": "at the river"}
+#: The dealer's result in words: a one-decision game's "noqual" (every hand alike), the
+#: street engine's six results.
+RESULT_WORDS = {
+    "noqual": "does not qualify",
+    "noqual_win": "does not qualify; player's hand is better",
+    "noqual_tie": "does not qualify; tie",
+    "noqual_loss": "does not qualify; dealer's hand is better",
+    "win": "qualifies; player wins",
+    "tie": "qualifies; tie",
+    "loss": "qualifies; dealer wins",
+}
