@@ -1,18 +1,20 @@
 # The public API: one list, read at run time by lazy_loader (analysis/__init__.py) and by
 # type checkers. Every name is imported on first use, so `import analysis` stays instant.
 from .engine.field import (
+    DROP_TO_HANDLE,
     Expected,
     FieldTrial,
-    Observed,
+    Recorded,
     check_tables,
-    observed,
-    observed_from_simulation,
     read_sessions,
+    recorded,
+    recorded_from_simulation,
 )
 from .engine.pay_curve import CurvePoint, PayCurve
 from .engine.result import GameResult
 from .engine.return_engine import ReturnEngine, load_engine
 from .engine.simulation import simulate_strategy, simulate_table
+from .engine.solve import Solved, solve
 from .engine.streets import StreetFigures, solve_streets
 from .engine.variants import CALL_MULTIPLES, QUALIFIERS, Engines, rule_grid, variant_rules
 from .hands.classes import HAND_CLASSES, hand_profile

@@ -1,5 +1,6 @@
 """The return engine on the full Casino Omaha store (the store must exist; `make report`
-builds it): command wall times, a new pay table in the tuner, advice, memory.
+builds it): command wall times, a new pay table in the tuner, memory (advice:
+``bench/bench_advise.py``).
 
 Each command runs in a fresh process, as a user runs it (imports included); medians of
 ``BENCH_REPEAT`` runs. Memory is the peak resident set of a process that loads the engine
@@ -13,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from analysis import STRATEGIES, PayTable, Tuner, advise, load_engine
+from analysis import STRATEGIES, PayTable, Tuner, load_engine
 from analysis.parallel.options import RunOptions
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
@@ -37,10 +38,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as out:
         report_wall = wall(CLI + ["report", "--out", out, "--no-progress"])
     print(f"  casino-omaha report --out DIR (make report): {report_wall:.2f} s")
-    advise_wall = wall(CLI + ["advise", "As Kd 7h", "--flop", "Qs Jd 2c"])
-    advise("As Kd 7h", "Qs Jd 2c")  # warm: tables built, modules imported
-    api = statistics.median(_seconds(lambda: advise("As Kd 7h", "Qs Jd 2c")) for _ in range(REPEAT))
-    print(f"  casino-omaha advise: {advise_wall:.2f} s; advise() in a running process: {api:.3f} s")
     help_wall = wall(CLI + ["--help"])
     print(f"  casino-omaha --help: {help_wall:.2f} s")
 
@@ -50,7 +47,10 @@ def main() -> None:
         "print(time.perf_counter() - t)\n"
     )
     loads = [_python(load) for _ in range(REPEAT)]
-    print(f"  load the engine, every derived array hashed (imports excluded): median {statistics.median(loads):.2f} s")
+    print(
+        f"  load the engine, every block of its arrays checked (imports excluded): "
+        f"median {statistics.median(loads):.2f} s"
+    )
 
     code = (
         "import resource, time\nfrom analysis import PayTable, RunOptions, Tuner, load_engine\n"

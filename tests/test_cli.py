@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.cli import COMMANDS, main, parser
+from analysis.cli import COMMANDS, command_module, main, parser
 
 
 @pytest.mark.slow
@@ -63,7 +63,7 @@ def test_tune_changes_a_pay_and_solves(holdem, cli):
 
 def test_every_command_takes_format_json():
     sub = next(a for a in parser()._actions if a.dest == "command")
-    assert set(sub.choices) == {c.NAME for c in COMMANDS}
+    assert list(sub.choices) == list(COMMANDS) and all(command_module(name).NAME == name for name in COMMANDS)
     for name, p in sub.choices.items():
         fmt = next(a for a in p._actions if a.dest == "format")
         assert {"table", "json"} <= set(fmt.choices), name
@@ -154,6 +154,15 @@ def test_help_imports_nothing_heavy(tmp_path):
             [sys.executable, "-m", "analysis.cli", "--help"], capture_output=True, text=True, cwd=tmp_path
         ).stdout
     )
+
+
+def test_a_command_imports_its_own_module_only(tmp_path):
+    code = (
+        "import sys\nfrom analysis.cli import COMMANDS, main\nmain(['games'])\n"
+        "print(sorted(n for n, m in COMMANDS.items() if f'analysis.cli.{m}' in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout.splitlines()[-1] == "['games']", out.stderr
 
 
 def test_a_bug_is_not_reported_as_a_user_error(monkeypatch, capsys):

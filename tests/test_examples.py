@@ -1,6 +1,9 @@
 """The par sheet's worked examples against a settlement written here from the rules text:
 hands valued by a plain poker ranking over every allowed five of the cards (not the
-package's evaluator tables), the qualifier, the comparison and the pay table applied by hand."""
+package's evaluator tables), the qualifier, the comparison and the pay table applied by hand;
+and each example's decision against the strategy's own decision in its state, looked up
+apart from the examples (the stored state's exact EVs through ``advise``, the simple
+strategy's thresholds applied to the state's hand)."""
 
 from collections import Counter
 from dataclasses import replace
@@ -9,27 +12,54 @@ from itertools import combinations
 
 import pytest
 
-from analysis.model.cards import parse_cards
+from analysis.engine.return_engine import load_engine
+from analysis.hands.classes import hand_profile
+from analysis.model.cards import format_cards, parse_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.paytable import PayTable
-from analysis.model.rules import preset
-from analysis.report.examples import worked_examples
+from analysis.model.rules import PRESETS, preset
+from analysis.parallel.options import RunOptions
+from analysis.report.build import REPORT_STRATEGIES
+from analysis.report.examples import examples_note, worked_examples
 from analysis.report.regulation import rules_of_play
+from analysis.strategy.advice import advise
+from analysis.strategy.by_hand import analyse_strategy
 
 OMAHA, HOLDEM = preset("casino-omaha"), preset("casino-holdem")
 ANTEWIN = PayTable.load("antewin")
 # a table with a fraction (a flush pays 11 to 2) and high card paying nothing: its own level
 ODD = PayTable.load("madrid").replace(flush="11/2", high_card=0)
 
+# engine (a fixture), rule changes that keep its counts, pay table, pays on, examples
 GAMES = {
-    "omaha-antewin": (OMAHA, ANTEWIN, "ante", 10),
-    "holdem-antewin": (HOLDEM, ANTEWIN, "ante", 10),
-    "omaha-pays-on-call": (OMAHA, ANTEWIN, "call", 10),
-    "omaha-no-qualifier-call-3x": (replace(OMAHA, qualifier_rank=None, call_multiple=3), ANTEWIN, "ante", 9),
+    "omaha-antewin": ("omaha", {}, ANTEWIN, "ante", 10),
+    "holdem-antewin": ("holdem", {}, ANTEWIN, "ante", 10),
+    "omaha-pays-on-call": ("omaha", {}, ANTEWIN, "call", 10),
+    "omaha-call-3x": ("omaha", {"call_multiple": 3}, ANTEWIN, "ante", 10),
+    "holdem-no-qualifier-call-3x": ("holdem_no_qualifier", {"call_multiple": 3}, ANTEWIN, "ante", 9),
     # a level of high card alone cannot beat a qualifying dealer (who holds a pair at least)
-    "holdem-odd-table-on-call": (HOLDEM, ODD, "call", 11),
-    "holdem-odd-table-no-qualifier": (replace(HOLDEM, qualifier_rank=None), ODD, "ante", 11),
+    "holdem-odd-table-on-call": ("holdem", {}, ODD, "call", 11),
+    "holdem-odd-table-no-qualifier": ("holdem_no_qualifier", {}, ODD, "ante", 11),
 }
+
+
+@pytest.fixture(scope="module")
+def holdem_no_qualifier():
+    """Casino Hold'em where the dealer always qualifies: its own counts (its own store)."""
+    rules = replace(HOLDEM, qualifier_rank=None)
+    return rules, load_engine(rules, RunOptions(progress=False))
+
+
+def engine_of(request, fixture, changes=None):
+    """A fixture's engine, played under rules ``changes`` that keep its counts."""
+    rules, engine = request.getfixturevalue(fixture)
+    return engine.with_rules(replace(rules, **changes)) if changes else engine
+
+
+def examples_of(request, fixture, changes, table, pays_on, strategy="optimal", seed=None):
+    engine = engine_of(request, fixture, changes)
+    result = engine.decide(table, strategy, pays_on)
+    return worked_examples(engine, result) if seed is None else worked_examples(engine, result, seed)
 
 
 def value(five):
@@ -124,8 +154,9 @@ def check_hand(rules, text, hole, board, expected):
 
 @pytest.fixture(scope="module", params=list(GAMES))
 def game(request):
-    rules, table, pays_on, count = GAMES[request.param]
-    return rules, table, pays_on, count, worked_examples(rules, table, pays_on)
+    fixture, changes, table, pays_on, count = GAMES[request.param]
+    engine = engine_of(request, fixture, changes)
+    return engine.rules, table, pays_on, count, worked_examples(engine, engine.decide(table, "optimal", pays_on))
 
 
 def test_every_case_once_in_order(game):
@@ -170,9 +201,9 @@ def test_each_example_is_settled_as_the_rules_say(game):
     assert next(win_levels, None) is None
 
 
-def test_named_settlements():
+def test_named_settlements(request):
     """A few sentences and amounts in full, as a regulator reads them."""
-    examples = {e.case: e for e in worked_examples(OMAHA, ANTEWIN)}
+    examples = {e.case: e for e in examples_of(request, "omaha", {}, ANTEWIN, "ante")}
     flush = examples["The player wins with a flush"]
     assert flush.net == 4 and flush.ante == 2 and flush.call == 2
     assert flush.settlement.startswith("The dealer qualifies (a pair of sevens or better) and the player's hand (flush")
@@ -182,22 +213,18 @@ def test_named_settlements():
     assert examples["The player wins with a royal flush"].net == 102
     loss = examples["The dealer wins"]
     assert loss.settlement.endswith("the player loses the ante and the call bet of 2 antes: -3 antes.")
-    odd = {e.case: e for e in worked_examples(HOLDEM, ODD, "call")}
+    odd = {e.case: e for e in examples_of(request, "holdem", {}, ODD, "call")}
     assert odd["The player wins with a flush"].net == 1 + 2 * Fraction(11, 2)
     assert "pays 11 to 2 (the pay table's line for a flush)" in odd["The player wins with a flush"].settlement
-    free = {e.case: e for e in worked_examples(replace(HOLDEM, qualifier_rank=None), ODD)}
+    free = {e.case: e for e in examples_of(request, "holdem_no_qualifier", {}, ODD, "ante")}
     assert free["The player wins with high card"].net == 2  # the ante pays 0 to 1, the call bet 2 antes
     assert free["The player wins with high card"].settlement.startswith("The dealer always qualifies")
 
 
-def test_same_seed_same_examples():
-    assert worked_examples(HOLDEM, ANTEWIN, seed=5) == worked_examples(HOLDEM, ANTEWIN, seed=5)
-    assert worked_examples(HOLDEM, ANTEWIN, seed=5) != worked_examples(HOLDEM, ANTEWIN, seed=6)
-
-
-def test_unknown_pays_on_is_refused():
-    with pytest.raises(ValueError, match="pays_on"):
-        worked_examples(OMAHA, ANTEWIN, "blind")
+def test_same_seed_same_examples(request):
+    five = examples_of(request, "holdem", {}, ANTEWIN, "ante", seed=5)
+    assert five == examples_of(request, "holdem", {}, ANTEWIN, "ante", seed=5)
+    assert five != examples_of(request, "holdem", {}, ANTEWIN, "ante", seed=6)
 
 
 def clause_for(case: str, clauses: tuple[str, ...]) -> str:
@@ -247,3 +274,44 @@ def test_each_example_is_settled_as_the_rules_text_says(game):
         for c in CATEGORIES
         if table.pays[c] > 0
     )
+
+
+@pytest.fixture(scope="module", params=list(PRESETS))
+def shipped(request):
+    """A shipped one-decision game's engine and its strategies (as the report plays them),
+    for its default pay table."""
+    rules, engine = request.getfixturevalue(request.param.removeprefix("casino-"))
+    return rules, engine, analyse_strategy(engine)
+
+
+@pytest.mark.parametrize("strategy", REPORT_STRATEGIES)
+def test_each_example_is_played_as_the_strategy_plays_its_state(shipped, strategy):
+    """Every example's decision is the strategy's in the deal's state, found apart from the
+    examples: the optimal one from the state's exact EVs read from the outcome store, the
+    simple one by its thresholds on the state's hand, always calling by its name. Its
+    result is the settlement by hand of that decision."""
+    rules, engine, analysis = shipped
+    result = analysis.results[strategy]
+    table, pays_on = result.paytable, result.pays_on
+    examples = worked_examples(engine, result)
+    folds = [x for x in examples if x.case == "The player folds"]
+    assert len(folds) == (0 if strategy == "always-call" else 1)
+    assert ("no example of a fold" in examples_note(strategy, examples)) == (not folds)
+    for x in examples:
+        flop = x.board[:3]
+        advice = advise(format_cards(x.hole), format_cards(flop), rules, table, pays_on)
+        if strategy == "optimal":
+            decision = advice.decision
+        elif strategy == "simple":
+            decision = "call" if analysis.simple.decide(hand_profile(rules, [x.hole], [flop]))[0] else "fold"
+        else:
+            decision = "call"
+        assert x.decision == decision == ("fold" if x.case == "The player folds" else "call"), x.case
+        assert x.ev_call == advice.ev_call, x.case
+        assert f"EV(call) {float(advice.ev_call):+.3f} antes against -1 for a fold" in x.decision_words
+        assert ("folds" if decision == "fold" else "calls") in x.decision_words
+        if strategy != "optimal":  # where another strategy and optimal play differ, the words say so
+            assert ("the optimal strategy would" in x.decision_words) == (advice.decision != decision)
+        player, dealer = best(rules, x.hole, x.board), best(rules, x.dealer, x.board)
+        assert (x.ante, x.call) == settlement(rules, table, pays_on, decision, player, dealer), x.case
+        assert x.net == x.ante + x.call

@@ -49,7 +49,7 @@ def check_pay_lines(result):
 def check_wagers(result):
     """The wagers' expected nets per hand add up to the game's exactly; each wager wins,
     pushes or loses; the call is made on the called hands only."""
-    w = wager_odds(result).set_index("wager")
+    w = wager_odds(result.outcomes(), result.settlement).set_index("wager")
     exact = {
         (k, col): Fraction(w.loc[k, f"{col}_exact"])
         for k in w.index
@@ -97,7 +97,7 @@ def test_line_contributions_make_the_paying_wager_s_return(holdem_results):
     dealer wins); the call bet's is what its lines pay less the call bets lost."""
     for on, result in holdem_results.items():
         lines, combos, total = pay_line_odds(result), rows(result), result.exact.deals
-        w = wager_odds(result).set_index("wager")
+        w = wager_odds(result.outcomes(), result.settlement).set_index("wager")
         paid = sum(Fraction(x) for x in lines.contribution_exact)
         lost = Fraction(combos[("dealer_wins", "")], total)
         if on == "ante":

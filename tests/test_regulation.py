@@ -8,9 +8,10 @@ from fractions import Fraction
 import pytest
 
 from analysis.model.errors import InputError
+from analysis.model.game import game_from_document, load_game
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
-from analysis.report.regulation import RuleSection, odds_words, pay_table_lines, rules_of_play
+from analysis.report.regulation import RuleSection, game_rules_of_play, odds_words, pay_table_lines, rules_of_play
 
 ANTEWIN = PayTable.load(None)
 
@@ -48,6 +49,7 @@ def test_casino_holdem_names_its_qualifier_call_bet_and_two_hole_cards():
         "Pay table",
         "Hand rankings and how a hand is made",
         "Ties",
+        "Collecting and paying",
     ]
     assert "Casino Hold'em is a house-banked poker game" in text
     assert "The dealer's hand qualifies when it is a pair of 4s or better" in text
@@ -180,3 +182,66 @@ def test_hands_rank_best_first_and_suits_do_not_break_ties():
 def test_an_unknown_wager_is_refused():
     with pytest.raises(InputError, match="pays_on"):
         rules_of_play(preset("casino-holdem"), ANTEWIN, "blind")
+
+
+def test_the_deal_names_the_cut_the_burn_cards_misdeals_and_exposed_cards():
+    deal = " ".join(section(rules_of_play(preset("casino-omaha"), ANTEWIN), "The shuffle and the deal").clauses)
+    assert "cut" in deal and "burn the top card" in deal and "misdeal" in deal
+    assert "A hole card of the dealer exposed before every player has decided voids the round" in deal
+    paying = section(rules_of_play(preset("casino-omaha"), ANTEWIN), "Collecting and paying").clauses[0]
+    assert paying.startswith("When every hand is settled, the dealer shall first collect the losing wagers")
+
+
+def test_ultimate_texas_holdem_in_regulation_form():
+    sections = game_rules_of_play(load_game("ultimate-texas-holdem"))
+    text = text_of(sections)
+    assert "\u201cBlind\u201d means the second wager, equal to the ante, placed with the ante." in text
+    decisions = section(sections, "The decisions").clauses
+    assert decisions[0] == (
+        "After seeing the hole cards and before the flop, each player in turn shall check or place a play bet of "
+        "three or four times the ante."
+    )
+    assert "shall check or place a play bet of twice the ante." in decisions[2]
+    assert decisions[4].endswith("shall fold or place a play bet equal to the ante.")
+    settle = section(sections, "Settlement").clauses
+    # the dealer who does not open: the ante pushes, the blind and the play bet still play
+    assert settle[1] == (
+        "If the dealer's hand does not qualify, the ante is a push, whatever the hands; the blind and the play bet "
+        "are settled against the dealer's hand as set out below."
+    )
+    assert settle[3] == "If the player's hand ties the dealer's hand, every wager is a push."
+    assert settle[4].endswith(
+        "the player loses the blind and the play bet, and the ante (when the dealer's hand qualifies)."
+    )
+    pays = section(sections, "Pay table")
+    assert pays.clauses[0].startswith("The blind, when the player's hand ranks higher than the dealer's, shall be paid")
+    assert pays.table == (
+        ("Royal flush", "500 to 1"),
+        ("Straight flush", "50 to 1"),
+        ("Four of a kind", "10 to 1"),
+        ("Full house", "3 to 1"),
+        ("Flush", "3 to 2"),
+        ("Straight", "1 to 1"),
+    )
+    assert "call bet" not in text and "_" not in text
+
+
+def test_a_design_with_two_pay_tables_names_each():
+    doc = {
+        "name": "two-tables",
+        "cards": {"hole": 2, "hand": "best-five"},
+        "dealer": {"qualifier": "none"},
+        "betting": {"flop": ["check", "bet 1", "bet 2"]},
+        "ante": {"pays": "antewin", "dealer_not_qualifying": "push"},
+        "blind": {"pays": {"straight": 1}},
+        "play": {"dealer_not_qualifying": "push"},
+    }
+    sections = game_rules_of_play(game_from_document(doc, "two.toml"))
+    headings = [s.heading for s in sections]
+    assert "Ante pay table" in headings and "Blind pay table" in headings
+    decisions = section(sections, "The decisions").clauses
+    assert (
+        decisions[0] == "After the flop, each player in turn shall check or place a play bet of once or twice the ante."
+    )
+    assert decisions[-1] == "A player who checks at the last decision point plays the hand with no play bet."
+    assert "there is no qualifier" in section(sections, "Settlement").clauses[1]

@@ -1,7 +1,9 @@
 """The full report: the workbook read back holds the API's numbers, the figures follow their
 stated formulas, and the HTML page renders in a real headless browser (Debian chromium)."""
 
+import re
 from fractions import Fraction
+from html.parser import HTMLParser
 from pathlib import Path
 from statistics import NormalDist
 
@@ -88,7 +90,7 @@ def test_workbook_holds_the_api_numbers(omaha_report, omaha):
     assert int(summary.loc["total combinations", "value"]) == rules.total_combinations
     meta = book["Metadata"].set_index("item")["value"]
     assert meta["store checksum (SHA-256)"] == omaha[1].source.checksum
-    assert meta["game"] == "casino-omaha" and meta["strategy"] == "optimal"
+    assert meta["game"] == "Casino Omaha Poker" and meta["strategy"] == "optimal"
     # the side bets that ship for the game, with the side-bet API's exact figures
     side = book["Side bets"].set_index("bet")
     assert list(side.index) == ["Omaha Bad Beat", "Omaha Flop Bonus", "Omaha Jackpot"]
@@ -225,6 +227,164 @@ def pdf_text(path: Path) -> list[str]:
         return [page.get_textpage().get_text_range().replace("\u200b", "") for page in doc]
     finally:
         doc.close()
+
+
+#: A number as a table shows it: a count with separators, a decimal, a fraction.
+NUMBER = re.compile(r"(?<![\w.,/])-?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![\w,/])")
+
+
+def table_cells(blocks) -> list[str]:
+    """Every cell of every table of the document's ``blocks``, as the page and the PDF show it."""
+    from analysis.report.document import Subsection, Table
+    from analysis.report.wording import readable
+
+    cells: list[str] = []
+    for b in blocks:
+        if isinstance(b, Subsection):
+            cells += table_cells(b.blocks)
+        elif isinstance(b, Table):
+            cells += [str(c) for row in readable(b.frame).itertuples(index=False) for c in row]
+    return cells
+
+
+def chars_across_rules(pdf: Path) -> tuple[int, list[str]]:
+    """The vertical rules of the PDF's tables, and every character whose box one of them
+    crosses: text that runs out of its cell into the next."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    rules, crossed = 0, []
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for n, page in enumerate(doc, 1):
+            paths = [o.get_bounds() for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=5)]
+            lines = np.array([b for b in paths if b[2] - b[0] <= 1.5 and b[3] - b[1] > 4]).reshape(-1, 4)
+            text = page.get_textpage()
+            shown = [(i, text.get_text_range(i, 1)) for i in range(text.count_chars())]
+            shown = [(i, c) for i, c in shown if c.strip() and c != "\u200b"]
+            boxes = np.array([text.get_charbox(i) for i, _ in shown]).reshape(-1, 4)  # left, bottom, right, top
+            x, middle = (lines[:, 0] + lines[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+            hit = (
+                (boxes[:, [0]] + 0.2 < x)
+                & (x < boxes[:, [2]] - 0.2)
+                & (lines[:, 1] < middle[:, None])
+                & (middle[:, None] < lines[:, 3])
+            )
+            rules += len(lines)
+            crossed += [f"page {n}: {shown[i][1]!r}" for i in np.nonzero(hit.any(axis=1))[0]]
+    finally:
+        doc.close()
+    return rules, crossed
+
+
+@pytest.mark.slow
+def test_the_pdf_shows_every_number_whole_inside_its_cell(omaha_report):
+    """No number of a table is wrapped mid-group (each appears whole on one line of the
+    PDF's text) and no text runs over its cell's rule into the next column."""
+    report, xlsx, _ = omaha_report
+    pdf = xlsx.with_suffix(".pdf")
+    doc = report.document()
+    cells = [c for section in doc.sections for c in table_cells(section.blocks)]
+    numbers = {m.group() for c in cells for m in NUMBER.finditer(c) if len(m.group()) >= 5}
+    assert len(numbers) > 300 and any("/" in n and len(n) > 30 for n in numbers)  # the variance's fraction
+    shown = {m.group() for page in pdf_text(pdf) for line in page.splitlines() for m in NUMBER.finditer(line)}
+    assert sorted(numbers - shown) == []
+    rules, crossed = chars_across_rules(pdf)
+    assert rules > 200 and crossed == []
+
+
+def test_a_table_too_wide_for_whole_numbers_wraps_them_only_at_slashes_and_groups(tmp_path):
+    """Seven columns of exact fractions cannot fit the page whole even in small type: they
+    wrap at the slash, never inside a run of digits, and nothing crosses a column's rule."""
+    from analysis.report.document import Document, Section, Table
+    from analysis.report.typeset import pdf_bytes
+
+    fractions = [[f"{10**17 + 7919 * (i + 3 * j)}/{10**17 + 104729 * (j + 5 * i)}" for j in range(6)] for i in range(4)]
+    frame = pd.DataFrame(
+        {"combinations": [10**18 + 12345 * i for i in range(4)]}
+        | {f"share_{j}_exact": [row[j] for row in fractions] for j in range(6)}
+    )
+    pdf = tmp_path / "wide.pdf"
+    pdf.write_bytes(pdf_bytes(Document("Wide", "", (), (Section("wide", "Wide", (Table(frame),)),))))
+    lines = [line for page in pdf_text(pdf) for line in page.splitlines()]
+    cells = table_cells((Table(frame),))
+    assert {run for c in cells for run in re.findall(r"\d+", c)} <= {
+        run for line in lines for run in re.findall(r"\d+", line)
+    }
+    assert not any(f in line for f in fractions[0] for line in lines)  # wrapped at the slash: whole cannot fit
+    rules, crossed = chars_across_rules(pdf)
+    assert rules >= 8 and crossed == []  # a rule each side of every column
+
+
+#: What a document in words never shows outside a command to type: code quotes, options,
+#: snake_case names, the package's folders, absolute paths and file names.
+LEAKS = {
+    "backtick": re.compile(r"`"),
+    "option": re.compile(r"(?<![\w-])--\w"),
+    "snake_case": re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]"),
+    "package folder": re.compile(r"analysis/"),
+    "absolute path": re.compile(r"(?<![\w.])/(?:home|tmp|work|root|usr|var|Users|data)/|\b[A-Za-z]:\\"),
+    "file name": re.compile(r"\w\.(?:csv|npy|json|toml|py|sha256)\b"),
+    "game's code name": re.compile(r"\b(?:casino-omaha|casino-holdem)\b"),
+}
+
+
+def leaks(lines: list[str]) -> list[str]:
+    return [f"{kind}: {line}" for line in lines for kind, pattern in LEAKS.items() if pattern.search(line)]
+
+
+class PageText(HTMLParser):
+    """The text of a page outside its commands (``<pre>``) and style."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.skip += tag in ("pre", "style")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.skip -= tag in ("pre", "style")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip and data.strip():
+            self.lines.append(data.strip())
+
+
+@pytest.mark.slow
+def test_no_code_in_the_documents(omaha_report):
+    """The PDF and the page are in words: outside the commands to type, no code quote,
+    option, snake_case name, package folder, path, file name or code name of a game."""
+    from analysis.report.document import Command, Subsection
+
+    report, xlsx, page = omaha_report
+    doc = report.document()
+
+    def commands(blocks) -> set[str]:
+        out: set[str] = set()
+        for b in blocks:
+            if isinstance(b, Subsection):
+                out |= commands(b.blocks)
+            elif isinstance(b, Command):
+                out |= set(b.text.splitlines())
+        return out
+
+    typed = {" ".join(c.split()) for s in doc.sections for c in commands(s.blocks)}
+    assert any(c.startswith("casino-omaha report --game casino-omaha") for c in typed)
+    pdf = [" ".join(line.split()) for p in pdf_text(xlsx.with_suffix(".pdf")) for line in p.splitlines()]
+    assert len(pdf) > 500 and leaks(line for line in pdf if line not in typed) == []
+    parser = PageText()
+    parser.feed(page.read_text(encoding="utf-8"))
+    assert len(parser.lines) > 500 and leaks(parser.lines) == []
+    text = " ".join(pdf)
+    for words in ("AnteWin pay table", "the call bet is twice the ante", "Casino Omaha Poker"):
+        assert words in text, words
+    assert "+1 ante," in text and "+1 antes" not in text and "1 times" not in text
+    # the plots' titles name the game as the documents do (their text is drawn, not extractable)
+    from analysis.report.plots import plot_contributions
+
+    assert plot_contributions(report.result).axes[0].get_title().startswith("Casino Omaha Poker: ")
 
 
 @pytest.mark.slow

@@ -87,6 +87,12 @@ def flip_bit_keep_times(path: Path, offset: int) -> None:
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
 
 
+def damaged_block(path: Path, offset: int) -> str:
+    """What a check says of the block of ``path`` that holds byte ``offset``."""
+    first = offset // derived.BLOCK * derived.BLOCK
+    return f"bytes {first:,} to {min(first + derived.BLOCK, path.stat().st_size):,} do not match their SHA-256"
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -115,9 +121,7 @@ def test_a_flipped_bit_with_its_time_put_back_is_made_again(holdem_copy, capsys)
         del derived._VERIFIED[identity]
     capsys.readouterr()
     assert house_edge(store) == HOLDEM_OPTIMAL_EDGE
-    assert (
-        f"{pay}: the file does not match its SHA-256 in meta.json: making these arrays again" in capsys.readouterr().err
-    )
+    assert f"{pay}: {damaged_block(pay, st.st_size // 2)}: making these arrays again" in capsys.readouterr().err
     assert sha256(pay) == want == engine_meta(store)["pay"]["sha256"]
 
 
@@ -138,7 +142,7 @@ def test_a_flipped_bit_in_a_read_only_store_is_refused_with_the_command_that_fix
     with pytest.raises(StoreError) as caught:
         house_edge(store)
     assert str(caught.value) == (
-        f"{rest}: the file does not match its SHA-256 in meta.json, and this store cannot be written to make "
+        f"{rest}: {damaged_block(rest, 1000)}, and this store cannot be written to make "
         f"them (Read-only file system); run `{command}` to check it and make the damaged parts again"
     )
 
@@ -149,7 +153,7 @@ def test_enumerate_repair_makes_a_damaged_derived_array_again(holdem_copy, cli):
     flip_bit_keep_times(rest, rest.stat().st_size - 5)
     run = cli("enumerate", "--game", "casino-holdem", "--store", store.root, "--repair", "--no-cluster")
     assert run.returncode == 0, run.stderr
-    assert f"{rest}: the file does not match its SHA-256 in meta.json: removed" in run.stderr
+    assert f"{rest}: {damaged_block(rest, rest.stat().st_size - 5)}: removed" in run.stderr
     assert f"derived/engine checked: pay.npy {want['pay'][:16]}" in run.stdout
     assert {key: entry["sha256"] for key, entry in engine_meta(store).items()} == want
     assert sha256(rest) == want["rest"]
@@ -306,7 +310,7 @@ def test_written_files_get_the_umasks_mode(small, tmp_path, umask):
         os.umask(previous)
     want = 0o666 & ~umask
     written = [tmp_path / "report.html", small.shard_path(0), small.manifest_path]
-    written += [small.path / "derived" / "extra" / name for name in ("n.npy", "meta.json")]
+    written += [small.path / "derived" / "extra" / name for name in ("n.npy", "n.blocks", "meta.json")]
     assert {str(p): stat.S_IMODE(p.stat().st_mode) for p in written} == {str(p): want for p in written}
 
 
@@ -319,4 +323,49 @@ def test_report_metadata_names_what_was_read(small):
     for name, keys in (("engine", ("pay", "rest", "weight", "totals")), ("hand-profile", ("hand_class",))):
         for key in keys:
             path = small.path / "derived" / name / f"{key}.npy"
-            assert rows[f"derived/{name}/{key}.npy (SHA-256)"] == sha256(path)
+            words = f"derived array: {name.replace('-', ' ')}, {key.replace('_', ' ')} (SHA-256)"
+            assert rows[words] == sha256(path)
+
+
+def wide_set(store: OutcomeStore) -> tuple[Path, np.ndarray]:
+    """A set of one array of 2 million int64 (16 MB, 62 blocks) kept in ``store``."""
+    values = np.arange(2_000_000, dtype=np.int64) * 3
+    store.derived("wide", lambda s: {"n": values})
+    return store.path / "derived" / "wide" / "n.npy", values
+
+
+def test_a_flipped_byte_fails_the_read_that_touches_it_and_no_other(small):
+    path, values = wide_set(small)
+    row = len(values) // 2
+    offset = small.open_derived("wide")["n"].start + 8 * row + 3
+    flip_bit_keep_times(path, offset)
+    n = OutcomeStore.for_rules(small.rules, small.root).open_derived("wide")["n"]
+    # rows far from it are read, and only their block and the header's are hashed
+    assert n.rows(10, 20).tolist() == values[10:20].tolist()
+    assert n.rows(len(values) - 1).tolist() == [values[-1]]
+    assert n.checked.sum() == 2 and len(n.checked) == 62
+    with pytest.raises(StoreError) as caught:
+        n.rows(row)
+    assert str(caught.value) == f"{path}: {damaged_block(path, offset)}; {small.fix_hint()}"
+    with pytest.raises(StoreError):  # a read of many rows that takes in the damaged block
+        n.rows(0, len(values))
+    assert n.rows(row - 40_000).tolist() == [values[row - 40_000]]  # another block still reads
+
+
+def test_a_set_in_the_older_format_is_made_again_not_trusted(small, capsys):
+    path, values = wide_set(small)
+    folder = path.parent
+    meta = json.loads((folder / "meta.json").read_text())
+    old = {"checksum": meta["checksum"], "arrays": {"n": {"sha256": meta["arrays"]["n"]["sha256"]}}}
+    (folder / "meta.json").write_text(json.dumps(old))  # as the format before blocks kept it
+    (folder / "n.blocks").unlink()
+    assert small.open_derived("wide") is None  # a question of a few rows reads the shards instead
+    made = []
+    capsys.readouterr()
+    arrays = small.derived("wide", lambda s: made.append(1) or {"n": values})
+    assert made == [1] and np.array_equal(arrays["n"], values)
+    assert (
+        f"{folder}: kept in an older format (one SHA-256 a file, checked whole), not trusted: "
+        "making these arrays again from the shards"
+    ) in capsys.readouterr().err
+    assert small.open_derived("wide")["n"].rows(7).tolist() == [21]

@@ -1,5 +1,7 @@
 """Advice for one state, the optimal strategy by hand class and the simple strategy."""
 
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -7,13 +9,17 @@ import pytest
 
 from analysis.counting.symmetry import suit_permutations
 from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.simulation import stored_keys
 from analysis.hands.classes import HAND_CLASSES, hand_profile
 from analysis.model.cards import format_cards, parse_cards
-from analysis.model.outcomes import COLUMNS
+from analysis.model.outcomes import COLUMNS, STATE_KEYS
 from analysis.model.payoffs import outcome_payoffs, row_of
 from analysis.model.paytable import PayTable
 from analysis.model.rules import preset
-from analysis.strategy.advice import advise
+from analysis.parallel.options import RunOptions
+from analysis.store.runs import ensure_store
+from analysis.store.shards import StoreError
+from analysis.strategy.advice import advise, stored_state
 from analysis.strategy.by_hand import analyse_strategy
 from analysis.strategy.simple import NEVER, SIMPLE_RULES, SimpleStrategy, top_two_text
 from naive import naive_state_counts
@@ -67,6 +73,60 @@ def test_advise_agrees_with_the_engine_for_random_states(omaha):
         margin = Fraction(sum(c * int(n) for c, n in zip(coef, counts)) + base, d * rules.completions)
         assert a.ev_call == margin - 1
         assert a.decision == ("call" if calls[row] else "fold")
+
+
+def test_advise_reads_one_row_of_the_derived_arrays_as_the_shard_gives_it(tmp_path):
+    """With the engine's arrays and the hand profile kept (and the state keys, made by the
+    first question), a state's counts and hand class come from its row of each: the same as
+    its shard and its cards give. A flipped byte there is refused with the command that
+    mends the store."""
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    store = ensure_store(rules, RunOptions(root=tmp_path, progress=False))
+    engine = ReturnEngine.from_store(store)
+    hole, flop = engine.cards()
+    assert stored_state(store, hole[0].tolist(), flop[0].tolist()) is None  # no hand profile yet
+    assert store.open_derived(STATE_KEYS) is None  # and nothing made for it
+    engine.hand_profile()
+    assert stored_state(store, hole[0].tolist(), flop[0].tolist())[0].tolist() == engine.state_counts([0])[0].tolist()
+    assert store.open_derived(STATE_KEYS)["keys"].whole().tolist() == stored_keys(engine).tolist()
+    rng = np.random.default_rng(7)
+    perms = suit_permutations(rules.suits)
+    for row in rng.choice(engine.states, size=30, replace=False):
+        p = perms[rng.integers(len(perms))]
+        h, f = rng.permutation(p[hole[row]]).tolist(), rng.permutation(p[flop[row]]).tolist()
+        counts, hand = stored_state(store, h, f)
+        assert counts.tolist() == store.read_state(h, f).tolist() == engine.state_counts([row])[0].tolist()
+        assert hand == int(hand_profile(rules, [h], [f]).hand_class[0])
+    a = advise(format_cards(h), format_cards(f), rules, store_root=tmp_path)
+    b = advise(format_cards(h), format_cards(f), rules, enumerate_state=True)
+    assert (a.ev_call, a.hand, a.source) == (b.ev_call, b.hand, f"outcome store {store.checksum[:16]}")
+    pay = store.path / "derived" / "engine" / "pay.npy"
+    data = bytearray(pay.read_bytes())
+    data[store.open_derived("engine")["pay"].start + int(row) * engine.pay.ncols * engine.pay.width + 1] ^= 0x10
+    pay.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="do not match their SHA-256; run `analysis.ensure_store"):
+        advise(format_cards(h), format_cards(f), rules, store_root=tmp_path)
+
+
+def test_advise_from_the_derived_arrays_imports_nothing_heavy(tmp_path):
+    """The command's path to one state's advice, in a fresh process: no pandas, no pyarrow
+    (the shard is not read), no plotting, no cluster."""
+    rules = preset("casino-omaha").small_deck("89TJQKA", "cd")
+    store = ensure_store(rules, RunOptions(root=tmp_path, progress=False))
+    ReturnEngine.from_store(store).hand_profile()
+    advise("Ac Kd 9c", "Qc Jd 8d", rules, store_root=tmp_path)  # the first question makes the state keys
+    code = (
+        "import sys\nfrom analysis.cli import parser\nfrom analysis.model.rules import preset\n"
+        "from analysis.strategy.advice import advise\n"
+        "rules = preset('casino-omaha').small_deck('89TJQKA', 'cd')\n"
+        f"a = advise('Ac Kd 9c', 'Qc Jd 8d', rules, store_root={str(tmp_path)!r})\n"
+        "print(a.source, a.hand, a.ev_call)\n"
+        "print(sorted(m for m in ('pandas', 'pyarrow', 'matplotlib', 'scipy', 'dask', 'tqdm') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    want = advise("Ac Kd 9c", "Qc Jd 8d", rules, enumerate_state=True)
+    answer = f"outcome store {store.checksum[:16]} {want.hand} {want.ev_call}"
+    assert out.stdout.splitlines() == [answer, "[]"], out.stderr
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ import pytest
 from test_report import pdf_text
 
 from analysis.engine.streets import solve_streets
+from analysis.model.categories import CATEGORIES
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.street_tables import preflop_grid, street_maximum_payout
@@ -134,7 +135,7 @@ def test_the_page_is_self_contained(small):
     assert not re.search(r"""\b(src|href)\s*=\s*["']?(https?:)?//""", text, re.I)
     assert text.count('src="data:image/png;base64,') >= 3
     assert HOSTILE_TITLE not in text and "=HYPERLINK(&quot;http://x&quot;" in text  # escaped, never markup
-    for heading in ("Summary", "Rules", "Return table", "Pre-flop strategy", "Run metadata"):
+    for heading in ("Summary", "Rules of play", "Return table", "Pre-flop strategy", "Run metadata"):
         assert f">{heading}</h2>" in text
 
 
@@ -218,6 +219,32 @@ def test_report_command_refuses_what_it_cannot_do(cli, tmp_path):
 # ---- the full deck ------------------------------------------------------------------------
 
 
+def test_every_wager_its_odds_the_house_result_and_the_method(small):
+    report, _, book, page = small
+    f = report.figures
+    wagers = {r["wager"]: r for r in report.sheets["Odds per wager"].to_dict(orient="records")}
+    assert list(wagers) == ["ante", "blind", "play"]
+    assert sum(Fraction(w["expected_net_per_ante_exact"]) for w in wagers.values()) == -f.house_edge
+    folds = Fraction(f.counts.get(("fold", 0, "", ""), 0), f.total)
+    assert Fraction(wagers["play"]["made_exact"]) == 1 - folds and wagers["ante"]["made_exact"] == "1"
+    first = report.sheets["Confidence ranges"].iloc[0]
+    assert first["expected_house_win"] == pytest.approx(first["hands"] * float(f.house_edge))
+    text = page.read_text()
+    assert "Per wager" in text and "Commands that reproduce every figure" in text
+    assert "casino-omaha report --game small.toml --out reports" in text
+    # on nine to ace in two suits the player has the edge, and the sheet says so first
+    assert f.house_edge < 0 and "cannot be offered as it stands" in text.split('id="rules"')[0]
+
+
+def test_a_game_that_pays_the_player_says_so_first(tmp_path):
+    rich = doc(blind=False, ante={"pays": {c: 5 for c in CATEGORIES}, "dealer_not_qualifying": "pays"})
+    report = build_street_report(game_from_document(rich, "rich"), RunOptions(root=tmp_path, progress=False))
+    assert report.figures.house_edge < 0
+    summary = report.html().split('id="rules"')[0]
+    assert "This game cannot be offered as it stands: the house edge is negative." in summary
+    assert f"exactly {-report.figures.house_edge})" in summary
+
+
 @pytest.fixture(scope="module")
 def uth_book(tmp_path_factory):
     report = build_street_report("ultimate-texas-holdem")  # the solve is kept in the default store
@@ -235,6 +262,9 @@ def test_ultimate_texas_holdem_par_sheet(uth_book):
     meta = {r["item"]: r["value"] for r in sheet_rows(book, "Metadata")}
     assert meta["game file"] == "ultimate-texas-holdem.toml" and len(meta["game file SHA-256"]) == 64
     assert meta["result store checksum (SHA-256)"] == report.figures.checksum
+    assert "cannot be offered as it stands" not in report.html()  # the house has its edge
+    wagers = report.sheets["Odds per wager"].set_index("wager")
+    assert sum(Fraction(x) for x in wagers["expected_net_per_ante_exact"]) == -report.figures.house_edge
 
 
 @pytest.mark.slow

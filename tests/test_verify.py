@@ -16,8 +16,9 @@ from test_report import pdf_text
 
 from analysis.model.rules import preset
 from analysis.parallel.options import RunOptions
-from analysis.report.appendix import kept_path, kept_verification
+from analysis.report.appendix import Check, Verification, kept_path, kept_verification, verification_blocks
 from analysis.report.build import build_report
+from analysis.report.document import Document, Section
 from analysis.report.render import document_html
 from analysis.report.verification import CHECKS, sample_states, verify
 from analysis.store.outcome_store import ROW_GROUP, OutcomeStore
@@ -113,6 +114,24 @@ def test_a_kept_verification_of_another_store_is_not_shown(holdem, tmp_path):
             path.unlink()
         else:
             path.write_bytes(saved)
+
+
+def test_the_appendix_names_the_store_without_its_folder_and_times_in_seconds(tmp_path):
+    """A lab's machine's folders are nobody's business: the appendix and the par sheet's
+    account of it name the store by its folder's name and checksum; times read "0.7 s"."""
+    store = tmp_path / "outcomes" / "casino-holdem-4459be5381"
+    checks = (
+        Check("store checksums", True, "every shard", "3 shards sound", "3 shards sound", 0.7),
+        Check("Monte Carlo, optimal", True, "random hands", "2.16% (exact)", "2.16% ± 0.1%", 12.34),
+    )
+    v = Verification("casino-holdem", str(store), "ab" * 32, 3, 1000, 7, "9TJQKA in suits cd", checks)
+    page = v.html()
+    assert str(tmp_path) not in page and "casino-holdem-4459be5381" in page and "ab" * 32 in page
+    assert "Verification appendix: Casino Hold&#x27;em" in page
+    assert [c for c in v.frame()["Time"]] == ["0.7 s", "12.3 s"] and "0.7000" not in page
+    (account,) = verification_blocks(v, "casino-omaha verify --game casino-holdem")
+    shown = document_html(Document("par sheet", "", (), (Section("method", "Method", (account,)),)))
+    assert str(tmp_path) not in shown and "12.3 s" in shown and "13 s in all" in shown
 
 
 def test_verify_fails_naming_the_naive_count_check_on_a_re_signed_store(tampered):

@@ -50,3 +50,56 @@ def test_a_return_table_read_and_written():
     assert book["Combinations"].tolist() == [1331840870957520, 44919600108]  # numbers stay numbers
     assert book["Outcome"].tolist() == ["fold", "dealer does not qualify"]
     assert kinds["Probability"] == ["percent", "percent"] and kinds["Probability (exact)"] == ["exact", "exact"]
+
+
+def test_amounts_and_pay_tables_in_words():
+    from analysis.model.paytable import PayTable
+    from analysis.report.regulation import times_the_ante
+    from analysis.report.wording import ante_multiple, paytable_name, paytable_origin, signed_antes
+
+    assert [signed_antes(Fraction(n)) for n in (1, -1, 0, 102, -3)] == [
+        "+1 ante",
+        "-1 ante",
+        "0 antes",
+        "+102 antes",
+        "-3 antes",
+    ]
+    assert signed_antes(Fraction(7, 2)) == "+7/2 antes"
+    assert [times_the_ante(m) for m in (1, 2, 3)] == ["equal to the ante", "twice the ante", "three times the ante"]
+    assert [ante_multiple(m) for m in (1, 2, 4)] == ["once the ante", "2 times the ante", "4 times the ante"]
+    shipped = PayTable.load("antewin")
+    assert (paytable_name(shipped), paytable_origin(shipped)) == ("AnteWin", "ships with the package")
+    custom = PayTable.from_mapping(dict(shipped.pays), name="house", source="/somewhere/house_rules.csv")
+    assert (paytable_name(custom), paytable_origin(custom)) == ("house", "the file house_rules.csv")
+    assert paytable_origin(shipped.replace(pair=2)) == "made in memory"
+
+
+def test_a_wide_table_turned_for_reading():
+    from analysis.report.wording import side_by_side
+
+    frame = pd.DataFrame(
+        {
+            "bet": ["A", "B"],
+            "kind": ["first-six", "bad-beat"],
+            "house_edge": [0.0768419, 0.065046],
+            "house_edge_exact": ["464153746963/6040372884000", "3310611/50896300"],
+            "meter": [float("nan"), float("nan")],  # no progressive: no row
+        }
+    )
+    turned = side_by_side(frame, "bet")
+    assert list(turned.columns) == ["figure", "A", "B"]
+    assert turned.values.tolist() == [
+        ["Kind", "hole cards and flop", "bad beat"],
+        ["House edge", "7.6842%", "6.5046%"],
+        ["House edge (exact)", "464153746963/6040372884000", "3310611/50896300"],
+    ]
+
+
+def test_numbers_wrap_only_between_digit_groups_and_at_a_fraction_s_slash():
+    from analysis.report.typeset import BREAK, breakable
+
+    assert breakable("16,079,298,829,440") == BREAK.join(["16,", "079,", "298,", "829,", "440"])
+    assert breakable("2529337/877961175") == f"2529337/{BREAK}877961175"
+    assert breakable("5581304544816000") == "5581304544816000"  # no groups: no place to wrap
+    assert breakable("1 in 21,672") == f"1\u00a0in\u00a021,{BREAK}672"  # "1 in N" is one figure
+    assert breakable("a, b / c 7-5") == "a, b / c 7-5"  # words are left to the typesetter

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from analysis.engine.result import Outcome
     from analysis.engine.return_engine import ReturnEngine
     from analysis.engine.statistics import ExactFigures
+    from analysis.model.game import GameSpec
     from analysis.model.paytable import PayTable
     from analysis.model.settlement import Settlement
     from analysis.parallel.cluster import Cluster
@@ -320,6 +321,34 @@ def one_decision_only(args: argparse.Namespace) -> str:
         f"{game.title} decides {points}: `{args.command}` takes the one-decision games so far "
         f"({', '.join(PRESETS)}); {instead}"
     )
+
+
+#: The options that only the one-decision games take (a game file states its own pays
+#: and is played with the optimal strategy), by flag and by what the flag's absence reads.
+ONE_DECISION_OPTIONS = {
+    "--paytable": lambda a: a.paytable.name != "antewin",
+    "--pays-on": lambda a: a.pays_on != "ante",
+    "--strategy": lambda a: getattr(a, "strategy", "optimal") != "optimal",
+    "--call-multiple": lambda a: a.call_multiple is not None,
+    "--sidebet": lambda a: bool(getattr(a, "sidebet", None)) or getattr(a, "no_sidebets", False),
+}
+
+
+def game_for(args: argparse.Namespace) -> GameSpec:
+    """The multi-street game of ``--game`` (with ``--qualifier``), refusing in one line the
+    options only the one-decision games take."""
+    from analysis.model.game import load_game
+
+    given = [
+        flag for flag, on in ONE_DECISION_OPTIONS.items() if hasattr(args, flag[2:].replace("-", "_")) and on(args)
+    ]
+    if given:
+        raise InputError(
+            f"{', '.join(given)}: only for {' and '.join(PRESETS)}; a game file states its own pays "
+            "and is played with the optimal strategy"
+        )
+    game = load_game(args.game)
+    return game if args.qualifier is None else game.with_qualifier(args.qualifier)
 
 
 def engine_for(args: argparse.Namespace) -> ReturnEngine:

@@ -1,10 +1,14 @@
 """``casino-omaha field``: each live table's hold against the game's exact figures.
 
-The hold is the house win / the total wagered (antes and call bets; a drop given instead is
-taken as the amount wagered); the theoretical hold is the exact house edge per ante / the
-average wager per hand. The bands are theoretical hold -/+ z x SD / (average wager x
-sqrt(hands)), SD the game's exact standard deviation per hand (the ante taken as the one the
-wagered total implies at the game's average wager); z = 1.960 (95%) and 2.576 (99%).
+A table game's records are its win and its drop (the cash and markers bought in at the
+table), and win / drop is not the hold on the amount wagered (the handle), many times the
+drop. So the handle comes from the hands and the average wager per hand (--hands,
+--average-wager), or from the drop with the handle recorded (--drop, --handle: the
+drop-to-handle ratio measured) or assumed (--drop alone, --drop-to-handle, default 1/25);
+with the table's ante (--ante) the hands are the handle / (ante x the game's exact average
+wager per hand). The hold is win / handle; the bands theoretical hold -/+ z x the standard
+deviation of the hold, from the game's exact variance per hand (z = 1.960 for 95%, 2.576 for
+99%). The output says which conversion each table's handle came from.
 """
 
 from __future__ import annotations
@@ -18,18 +22,15 @@ from analysis.cli.common import (
     add_game_options,
     add_pay_options,
     engine_for,
+    game_for,
     hands,
     number,
+    options_for,
     out_file,
     print_json,
 )
 
 NAME = "field"
-
-CONVENTION = (
-    "hold = house win / total wagered; theoretical hold = house edge / average wager; "
-    "bands: theoretical hold -/+ z x SD per hand / (average wager x sqrt(hands)) (normal approximation)"
-)
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -37,85 +38,129 @@ def add_parser(sub: Subparsers) -> None:
     add_game_options(p)
     add_pay_options(p)
     p.add_argument("--strategy", choices=("optimal", "always-call", "simple"), default="optimal")
-    p.add_argument("--hands", type=hands, default=None, help="hands played at one table")
-    p.add_argument(
-        "--wagered", type=number, default=None, metavar="X", help="total wagered (or the drop) at that table"
+    one = p.add_argument_group("one table (instead of --sessions)")
+    one.add_argument("--win", type=number, default=None, metavar="Y", help="the house's win at the table")
+    one.add_argument("--drop", type=number, default=None, metavar="D", help="the drop: cash and markers bought in")
+    one.add_argument(
+        "--handle", type=number, default=None, metavar="H", help="the handle (total wagered), when recorded"
     )
-    p.add_argument("--house-win", type=number, default=None, metavar="Y", help="the house's win at that table")
-    p.add_argument("--table", default="table", help="the table's name (with --hands; default 'table')")
+    one.add_argument("--ante", type=number, default=None, metavar="A", help="the table's ante (with --drop)")
+    one.add_argument("--hands", type=hands, default=None, help="hands played (with --average-wager)")
+    one.add_argument(
+        "--average-wager", type=number, default=None, metavar="W", help="average wager per hand, ante and call"
+    )
+    one.add_argument("--table", default="table", help="the table's name (default 'table')")
     p.add_argument(
         "--sessions",
         type=Path,
         default=None,
         metavar="FILE.csv",
-        help="sessions per table and day, columns table, day, hands, wagered, house_win (instead of --hands ...)",
+        help="one row per table and session: columns table, session, win and hands, average_wager [, drop] "
+        "or drop, handle, ante or drop, ante",
+    )
+    p.add_argument(
+        "--drop-to-handle",
+        type=number,
+        default=None,
+        metavar="R",
+        help="the drop as a share of the handle, assumed where only the drop is recorded (default 1/25)",
     )
     p.add_argument("--plot", type=out_file, default=None, metavar="FILE.png", help="write the funnel plot here")
     add_format(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from analysis.engine.field import check_tables, observed, read_sessions
+    from analysis.engine.field import check_tables, read_sessions, recorded
+    from analysis.engine.streets import solve_streets
     from analysis.model.errors import InputError
+    from analysis.model.game import game_title
+    from analysis.model.rules import PRESETS
+    from analysis.report.field_plots import conversion_note, plot_field
     from analysis.strategy.registry import strategy_named
 
-    one = (args.hands, args.wagered, args.house_win)
+    one = {k: getattr(args, k) for k in ("hands", "average_wager", "drop", "handle", "ante")}
     if args.sessions is not None:
-        if any(v is not None for v in one):
-            raise InputError("give either --sessions FILE or --hands, --wagered and --house-win, not both")
+        if args.win is not None or any(v is not None for v in one.values()):
+            raise InputError("give either --sessions FILE or one table's --win, --drop, ..., not both")
         if not args.sessions.is_file():
             raise InputError(f"{args.sessions}: no such sessions file")
         tables = read_sessions(args.sessions)
-    elif all(v is not None for v in one):
-        tables = [observed(args.table, args.hands, args.wagered, args.house_win)]
+    elif args.win is not None:
+        tables = [recorded(args.table, args.win, **one)]
     else:
-        raise InputError("give --hands, --wagered and --house-win (one table), or --sessions FILE.csv")
+        raise InputError("give one table's --win with its --drop or --hands (see --help), or --sessions FILE.csv")
 
-    engine = engine_for(args)
-    result = engine.decide(args.paytable, strategy_named(args.strategy), args.pays_on)
-    trial = check_tables(result.exact, tables)
+    if args.game in PRESETS:
+        engine = engine_for(args)
+        result = engine.decide(args.paytable, strategy_named(args.strategy), args.pays_on)
+        name, title, exact, paytable = (
+            engine.rules.name,
+            game_title(engine.rules.name),
+            result.exact,
+            result.paytable.name,
+        )
+    else:  # a multi-street game: its exact figures under the optimal strategy
+        game = game_for(args)
+        exact = solve_streets(game, options_for(args)).exact
+        name, title, paytable = game.name, game.title, "the game file's"
+    trial = check_tables(exact, tables, args.drop_to_handle)
+    note = conversion_note(trial)
     if args.plot is not None:
-        from analysis.report.field_plots import plot_field
         from analysis.report.plots import png
 
-        args.plot.write_bytes(png(plot_field(trial, f"{engine.rules.name}: each table's hold against the game")))
+        args.plot.write_bytes(png(plot_field(trial, f"{title}: each table's hold against the game")))
 
     frame = trial.frame()
+    e = trial.expected
     if args.format == "json":
         print_json(
             {
-                "game": engine.rules.name,
+                "game": name,
                 "strategy": args.strategy,
-                "paytable": result.paytable.name,
-                "house_edge": result.exact.house_edge,
-                "average_wager": result.exact.average_wager,
-                "standard_deviation": result.exact.standard_deviation,
-                "theoretical_hold": trial.expected.hold,
-                "convention": CONVENTION,
-                "tables": frame.to_dict(orient="records"),
+                "paytable": paytable,
+                "house_edge": e.house_edge,
+                "average_wager": e.average_wager,
+                "variance": e.variance,
+                "standard_deviation": e.standard_deviation,
+                "theoretical_hold": e.hold,
+                "handle_from": trial.handles_from,
+                "assumed_drop_to_handle": trial.assumed,
+                "conversion": note,
+                "tables": frame.astype(object).where(frame.notna(), None).to_dict(orient="records"),
                 "outside_99": trial.outside(0.99),
                 "outside_95": trial.outside(0.95),
                 "plot": None if args.plot is None else str(args.plot),
             }
         )
         return 0
-    e = trial.expected
     print(
-        f"{engine.rules.name}, {args.strategy} strategy: theoretical hold {float(e.hold):.4%} "
+        f"{title}, {args.strategy} strategy: theoretical hold {float(e.hold):.4%} of the handle "
         f"(house edge {float(e.house_edge):.4%} of the ante / average wager {float(e.average_wager):.4f} antes; "
         f"standard deviation {e.standard_deviation:.4f} antes per hand)"
     )
-    print(f"Convention: {CONVENTION}.")
-    head = (
-        f"{'table':<16} {'hands':>12} {'wagered':>14} {'house win':>14} {'hold':>9} "
-        f"{'95% band':>19} {'99% band':>19} {'z':>7}  result"
-    )
-    print(head)
-    for _, r in frame.iterrows():
+    print(f"{note}.")
+    if trial.assumed is not None:
         print(
-            f"{str(r.table)[:16]:<16} {r.hands:>12,} {r.wagered:>14,.2f} {r.house_win:>14,.2f} {r.hold:>9.3%} "
-            f"{r['low_95%']:>9.3%}..{r['high_95%']:<8.3%} {r['low_99%']:>9.3%}..{r['high_99%']:<8.3%} "
-            f"{r.z:>+7.2f}  {r.flag}"
+            "The drop-to-handle ratio is an assumption: set it with --drop-to-handle, or measure it by giving "
+            "the handle (or the hands and the average wager)."
+        )
+    print(
+        "Bands: theoretical hold -/+ z x the standard deviation of the hold (the game's exact variance per hand "
+        "over the table's hands and stakes, normal approximation; z 1.960 for 95%, 2.576 for 99%)."
+    )
+    print(
+        f"{'table':<16} {'hands':>13} {'drop':>14} {'handle':>15} {'drop/handle':>11} {'win':>13} "
+        f"{'win/drop':>8} {'hold':>8} {'99% band':>17} {'z':>7}  result"
+    )
+    for t, (_, r) in zip(trial.tables, frame.iterrows()):
+        estimated = "~" if t.recorded.handle_from != "hands" else ""
+        drop = "" if r["drop"] is None else f"{r['drop']:,.2f}"
+        ratio = "" if r.drop_to_handle is None else f"{r.drop_to_handle:.2%}"
+        per_drop = "" if r.win_over_drop is None else f"{r.win_over_drop:.1%}"
+        print(
+            f"{str(r.table)[:16]:<16} {estimated + f'{r.hands:,.0f}':>13} {drop:>14} {r.handle:>15,.2f} "
+            f"{ratio:>11} {r.win:>13,.2f} {per_drop:>8} {r.hold:>8.3%} "
+            f"{r['low_99%']:>8.3%}..{r['high_99%']:<7.3%} {r.z:>+7.2f}  {r.flag}"
         )
     flagged = trial.outside(0.99)
     print(f"Outside the 99% band: {', '.join(flagged) if flagged else 'none'}.")

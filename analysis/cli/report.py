@@ -16,6 +16,7 @@ from analysis.cli.common import (
     add_game_options,
     add_pay_options,
     engine_for,
+    game_for,
     options_for,
     out_folder,
     print_json,
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 game_title(engine.rules.name),
                 result.strategy,
                 result.exact,
-                result.decisions(),
+                result.decisions,
                 result.outcomes(),
                 result.settlement,
                 paytable=paytable.name,
@@ -139,26 +140,9 @@ def run(args: argparse.Namespace) -> int:
 def run_streets(args: argparse.Namespace) -> int:
     """The par sheet of a multi-street game (or any game file): solved exactly (read back
     from its result store when solved before)."""
-    from analysis.model.errors import InputError
-    from analysis.model.game import load_game
     from analysis.report.streets import build_street_report
 
-    fixed = [
-        ("--paytable", args.paytable.name != "antewin"),
-        ("--pays-on", args.pays_on != "ante"),
-        ("--strategy", args.strategy != "optimal"),
-        ("--call-multiple", args.call_multiple is not None),
-        ("--sidebet", bool(args.sidebet) or args.no_sidebets),
-    ]
-    given = [name for name, on in fixed if on]
-    if given:
-        raise InputError(
-            f"{', '.join(given)}: only for casino-omaha and casino-holdem; a game file states its own pays "
-            "and is played with the optimal strategy"
-        )
-    game = load_game(args.game)
-    if args.qualifier is not None:
-        game = game.with_qualifier(args.qualifier)
+    game = game_for(args)
     report = build_street_report(game, options_for(args), game_file=_game_file(args.game))
     if args.out is not None:
         written = report.write(args.out)

@@ -127,7 +127,7 @@ def format_sidebet(result: SideBetResult, out: dict[str, Any], floor: pd.DataFra
         f"standard deviation  {e.standard_deviation:.6f} per unit staked",
         f"with the main game  house edge {out['combined_house_edge_per_hand']:.6%} of an ante per hand "
         f"({out['combined_house_edge_per_unit_wagered']:.6%} of the total wagered, side stake "
-        f"{out['stake_antes']} antes), standard deviation {out['combined_std_dev']:.4f} antes",
+        f"{out['stake_antes']} antes), standard deviation {out['combined_standard_deviation']:.4f} antes",
     ]
     if "strategies" in out:
         lines += ["", "main-game strategy with the side bet forfeited on a fold:"]

@@ -17,12 +17,24 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 import analysis._engine as _engine
+from analysis.model.categories import CATEGORIES
+from analysis.model.outcomes import COLUMNS, column_index
 from analysis.model.rules import Rules
 from analysis.parallel.threads import check_threads
 
 _INT64 = 2**63
 if sys.byteorder != "little":  # the compiled core reads packed counts as little-endian words
     raise ImportError("analysis.packed needs a little-endian machine")
+
+#: Columns of the pay-relevant matrix: each is the sum of these count columns.
+PAY_SOURCES = (
+    [(column_index("noqual", c),) for c in CATEGORIES]
+    + [(column_index("win", c),) for c in CATEGORIES]
+    + [tuple(column_index("loss", c) for c in CATEGORIES)]
+)
+#: The other count columns (ties and dealer wins per category), mapped, not kept: the
+#: final-hands table of a report is their only reader.
+REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
 
 
 class Packed:
@@ -129,6 +141,19 @@ class Packed:
             check_threads(threads),
         )
         return sums.astype(np.int64)
+
+
+def counts_of(pay: Packed, rest: Packed, rows: ArrayLike) -> np.ndarray:
+    """The 40 counts (COLUMNS order, int64) of the given rows of a game's two packed
+    matrices (:data:`PAY_SOURCES`, :data:`REST_SOURCES`)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    out = np.zeros((len(rows), len(COLUMNS)), dtype=np.int64)
+    for packed, sources in ((pay, PAY_SOURCES), (rest, REST_SOURCES)):
+        unpacked = packed.unpack(rows)
+        for j, cols in enumerate(sources):
+            if len(cols) == 1:
+                out[:, cols[0]] = unpacked[:, j]
+    return out
 
 
 def count_width(rules: Rules) -> int:

@@ -74,6 +74,7 @@ class GameResult:
             for key, p in payoffs.items()
         ]
 
+    @property
     def decisions(self) -> dict[tuple[str, str], int]:
         """Deals that took each option at each decision point (the one-decision game's flop)."""
         folded = int(self.table.loc[self.table["outcome"] == "fold", "combinations"].sum())

@@ -45,14 +45,14 @@ from typing import TypeAlias, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from analysis.engine.packed import Packed, count_width, small_weights
+from analysis.engine.packed import PAY_SOURCES, REST_SOURCES, Packed, count_width, counts_of, small_weights
 from analysis.engine.result import GameResult, game_result
 from analysis.engine.strategies import BASIC_STRATEGIES, StateTerm, Strategy
 from analysis.hands.classes import HandProfile, hand_profile
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import shown
-from analysis.model.outcomes import COLUMNS, RESULTS, ColumnKey, StateCounts, column_index
+from analysis.model.outcomes import COLUMNS, RESULTS, ColumnKey, StateCounts
 from analysis.model.payoffs import RowKey, check_pays_on, margin_coefficients, row_keys, row_of
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules, as_rules
@@ -61,16 +61,6 @@ from analysis.store.outcome_store import OutcomeStore
 from analysis.store.runs import ensure_store
 
 _INT64 = 2**63
-
-#: Columns of the pay-relevant matrix: each is the sum of these count columns.
-PAY_SOURCES = (
-    [(column_index("noqual", c),) for c in CATEGORIES]
-    + [(column_index("win", c),) for c in CATEGORIES]
-    + [tuple(column_index("loss", c) for c in CATEGORIES)]
-)
-#: The other count columns (ties and dealer wins per category), mapped, not kept: the
-#: final-hands table of a report is their only reader.
-REST_SOURCES = [(column_index(r, c),) for c in CATEGORIES for r in ("tie", "loss")]
 
 #: Where an engine's states live: counts in memory, or a complete store on disk.
 StateSource: TypeAlias = StateCounts | OutcomeStore
@@ -323,14 +313,7 @@ class ReturnEngine:
 
     def state_counts(self, rows: ArrayLike) -> np.ndarray:
         """The 40 counts (COLUMNS order, int64) of the given states."""
-        rows = np.asarray(rows, dtype=np.int64)
-        out = np.zeros((len(rows), len(COLUMNS)), dtype=np.int64)
-        for packed, sources in ((self.pay, PAY_SOURCES), (self.rest, REST_SOURCES)):
-            unpacked = packed.unpack(rows)
-            for j, cols in enumerate(sources):
-                if len(cols) == 1:
-                    out[:, cols[0]] = unpacked[:, j]
-        return out
+        return counts_of(self.pay, self.rest, rows)
 
     def _split_columns(self, values: Mapping[ColumnKey, _Value]) -> tuple[list[_Value], list[_Value]]:
         """Coefficients of the pay-relevant and the other packed columns for per-column values."""

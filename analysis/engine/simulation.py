@@ -15,13 +15,13 @@ from math import sqrt
 import numpy as np
 
 from analysis.counting.symmetry import canonical_states
-from analysis.engine.return_engine import ReturnEngine, StateSource
+from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.strategies import Strategy
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
-from analysis.model.outcomes import colex_codes, state_keys
+from analysis.model.outcomes import STATE_KEYS, key_set, state_keys
 from analysis.model.payoffs import check_pays_on
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import Rules
@@ -185,11 +185,7 @@ def stored_keys(engine: ReturnEngine) -> np.ndarray:
     """The sorted keys of the engine's stored states (for :func:`state_rows`; cached beside
     the store, since computing them takes longer than a simulation)."""
 
-    def build(source: StateSource) -> dict[str, np.ndarray]:
-        hole, flop = source.cards()
-        return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}
-
-    return engine.source.derived("state-keys", build)["keys"]
+    return engine.source.derived(STATE_KEYS, key_set)["keys"]
 
 
 def simulate_plays(

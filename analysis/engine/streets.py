@@ -33,6 +33,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
 from analysis.model.game import GameSpec, Option
 from analysis.model.outcomes import colex_codes, state_keys
+from analysis.model.settlement import Settlement
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import default_root, shard_plan
 from analysis.store.result_store import ResultStore
@@ -194,6 +195,11 @@ class StreetFigures:
             for (s, o), n in self.decisions.items()
         ]
         return pd.DataFrame(rows)
+
+    @property
+    def settlement(self) -> Settlement:
+        """How the game file's wagers settle."""
+        return self.game.settlement
 
     def outcomes(self) -> list[Outcome]:
         """Every outcome as :class:`~analysis.engine.result.Outcome`, folds first."""

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from analysis.hands.evaluate import best_strength, omaha_strength
-from analysis.hands.lookup import hand_key, multiset_index, tables
+from analysis.hands.lookup import tables
 from analysis.model.categories import FLUSH, STRAIGHT
 from analysis.model.rules import Rules
 
@@ -58,17 +58,6 @@ class StateFeatures:
     @staticmethod
     def concat(parts: list[StateFeatures]) -> StateFeatures:
         return StateFeatures(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(StateFeatures)))
-
-
-@cache
-def main_rank() -> np.ndarray:
-    """main_rank[strength]: the rank that names a hand (pair, top pair, trips, quads; top card otherwise)."""
-    t = tables()
-    out = np.zeros(len(t.category), dtype=np.int8)
-    for ranks in combinations_with_replacement(range(13), 5):
-        if max(ranks.count(r) for r in ranks) <= 4:
-            out[t.rank5[multiset_index(ranks)]] = hand_key(list(ranks), suited=False)[1][0]
-    return out
 
 
 def _rank_mask(*ranks: np.ndarray) -> np.ndarray:
@@ -112,7 +101,7 @@ def _chunk_features(rules: Rules, hole: np.ndarray, flop: np.ndarray) -> StateFe
     else:
         strength = best_strength(np.ascontiguousarray(np.concatenate([hole, flop], axis=1)))
     made = tables().category[strength].astype(np.int8)
-    made_rank = main_rank()[strength]
+    made_rank = tables().primary[strength].astype(np.int8)
     flop_paired = (fr[:, 0] == fr[:, 1]) | (fr[:, 1] == fr[:, 2]) | (fr[:, 0] == fr[:, 2])
     board_pair_only = (made == 1) & flop_paired
 

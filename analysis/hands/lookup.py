@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
@@ -154,64 +154,56 @@ def hand_tables(omaha: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class HandTables:
-    """The evaluator's tables; see the module docstring."""
+    """The evaluator's tables; see the module docstring. The tables of 6 and 7 cards
+    (``rank6``, ``rank7``, ``holdem_pair``) are made when first read: an Omaha game needs
+    none of them, and ``holdem_pair`` is most of the tables' making."""
 
     category: NDArray[np.uint8]
     primary: NDArray[np.uint8]
     rank5: NDArray[np.uint16]
-    rank6: NDArray[np.uint16]
-    rank7: NDArray[np.uint16]
     flush: NDArray[np.uint16]
     omaha_pair: NDArray[np.uint16]
-    holdem_pair: NDArray[np.uint16]
+
+    @cached_property
+    def rank6(self) -> NDArray[np.uint16]:
+        return _max_over_subsets(_all_multisets(6), self.rank5)
+
+    @cached_property
+    def rank7(self) -> NDArray[np.uint16]:
+        return _max_over_subsets(_all_multisets(7), self.rank5)
+
+    @cached_property
+    def holdem_pair(self) -> NDArray[np.uint16]:
+        """The rank part of "2 hole + 5 board"."""
+        return rank5_of_union(_all_multisets(5), _all_multisets(2), self.rank7, n=7)
 
 
 @cache
 def tables() -> HandTables:
-    """Build (once) every evaluator table; see the module docstring."""
-    keys: set[HandKey] = set()
+    """Build (once) the evaluator's tables; see the module docstring."""
     rank_multisets = [m for m in combinations_with_replacement(range(13), 5) if max(m.count(r) for r in m) <= 4]
     flush_sets = list(combinations(range(13), 5))
-    for m in rank_multisets:
-        keys.add(hand_key(list(m), suited=False))
-    for ranks in flush_sets:
-        keys.add(hand_key(list(ranks), suited=True))
-    ordered = sorted(keys)
-    strength_of = {k: i + 1 for i, k in enumerate(ordered)}
+    plain = [hand_key(list(m), suited=False) for m in rank_multisets]
+    suited = [hand_key(list(ranks), suited=True) for ranks in flush_sets]
+    strength_of = {k: i + 1 for i, k in enumerate(sorted(set(plain + suited)))}
 
-    category = np.zeros(len(ordered) + 1, dtype=np.uint8)
-    primary = np.zeros(len(ordered) + 1, dtype=np.uint8)
+    category = np.zeros(len(strength_of) + 1, dtype=np.uint8)
+    primary = np.zeros(len(strength_of) + 1, dtype=np.uint8)
     for k, strength in strength_of.items():
         category[strength] = k[0]
         primary[strength] = k[1][0]  # hand_key's tie-break ranks start with the naming rank
 
     rank5 = np.zeros(comb(17, 5), dtype=np.uint16)
-    for m in rank_multisets:
-        rank5[multiset_index(m)] = strength_of[hand_key(list(m), suited=False)]
+    for m, key in zip(rank_multisets, plain):
+        rank5[multiset_index(m)] = strength_of[key]
 
     flush5 = np.zeros(1 << 13, dtype=np.uint16)
-    for ranks in flush_sets:
-        flush5[sum(1 << r for r in ranks)] = strength_of[hand_key(list(ranks), suited=True)]
-    flush = _best_flush(flush5)
+    for ranks, key in zip(flush_sets, suited):
+        flush5[sum(1 << r for r in ranks)] = strength_of[key]
 
-    rank6 = _max_over_subsets(_all_multisets(6), rank5)
-    rank7 = _max_over_subsets(_all_multisets(7), rank5)
-
-    # rank part of "2 hole + 3 board" and of "2 hole + 5 board"
-    triples, pairs, boards = _all_multisets(3), _all_multisets(2), _all_multisets(5)
-    omaha_pair = rank5_of_union(triples, pairs, rank5)
-    holdem_pair = rank5_of_union(boards, pairs, rank7, n=7)
-
-    return HandTables(
-        category=category,
-        primary=primary,
-        rank5=rank5,
-        rank6=rank6,
-        rank7=rank7,
-        flush=flush,
-        omaha_pair=omaha_pair,
-        holdem_pair=holdem_pair,
-    )
+    # the rank part of "2 hole + 3 board"
+    omaha_pair = rank5_of_union(_all_multisets(3), _all_multisets(2), rank5)
+    return HandTables(category=category, primary=primary, rank5=rank5, flush=_best_flush(flush5), omaha_pair=omaha_pair)
 
 
 def rank5_of_union(left: np.ndarray, right: np.ndarray, table: np.ndarray, n: int = 5) -> np.ndarray:

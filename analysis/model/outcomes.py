@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from typing import NamedTuple, TypeAlias
+from typing import NamedTuple, Protocol, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -72,6 +72,21 @@ def column_index(result: str, category: str) -> int:
 def state_keys(flop_code: ArrayLike, hole_code: ArrayLike) -> np.ndarray:
     """Sort key of each state: (flop code, hole code) packed in an int64."""
     return np.asarray(flop_code, dtype=np.int64) * (1 << 20) + np.asarray(hole_code, dtype=np.int64)
+
+
+#: The name of the derived set of state keys (see :func:`key_set`).
+STATE_KEYS = "state-keys"
+
+
+class _Cards(Protocol):
+    def cards(self) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+def key_set(source: _Cards) -> dict[str, np.ndarray]:
+    """The derived set of a source's state keys: the key of every state it holds, in its
+    order (states are kept in key order, so the keys are sorted and searched)."""
+    hole, flop = source.cards()
+    return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}
 
 
 @dataclass

@@ -36,7 +36,7 @@ from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
 from analysis.model.numbers import NumberLike, as_fraction, shown
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pandas is imported where a frame is made: loading a table does not need it
     import pandas as pd
 
 #: The name of the default pay table (AnteWin, paid on the ante).
@@ -125,8 +125,8 @@ class PayTable:
             return spec
         if spec is None:
             spec = DEFAULT_PAYTABLE
-        pd = sys.modules.get("pandas")  # a DataFrame exists only once pandas is imported (a game file needs none)
-        if pd is not None and isinstance(spec, pd.DataFrame):
+        pandas = sys.modules.get("pandas")  # a DataFrame was made by an imported pandas
+        if pandas is not None and isinstance(spec, pandas.DataFrame):
             return cls.from_mapping(dict(zip(spec["category"], spec["pays"])), name="dataframe")
         if isinstance(spec, Mapping):
             return cls.from_mapping(spec)

@@ -139,8 +139,24 @@ def _pattern(axes: GroupAxes) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The information that protection runs compute, in words, and the option of ``protect``
+#: that computes each (a report shows the words and lists the commands apart).
+PROTECTION_RUNS = {
+    "1 dealer card seen": "--exposed 1",
+    "2 dealer cards seen": "--exposed 2",
+    "the turn seen early": "--turn",
+    "colluding seats": "--colluders K",
+}
+
 #: What ``information_table`` says when a kind of information was not computed.
-NOT_COMPUTED = "not computed yet: run `casino-omaha protect {args}`, then the report again"
+NOT_COMPUTED = "not computed yet: a protection run computes it, then the report again"
+
+
+def missing_information(exposure: ExposureResult | None, sampled: list[SampleEstimate]) -> list[str]:
+    """The kinds of information (keys of :data:`PROTECTION_RUNS`) no run has computed."""
+    done = {e.information.kind for e in sampled}
+    have = (exposure is not None, "exposed" in done, "turn" in done, "colluders" in done)
+    return [words for words, ok in zip(PROTECTION_RUNS, have) if not ok]
 
 
 def information_table(base: GameResult, exposure: ExposureResult | None, sampled: list[SampleEstimate]) -> pd.DataFrame:
@@ -181,21 +197,9 @@ def information_table(base: GameResult, exposure: ExposureResult | None, sampled
                 "house_edge_exact": "",
             }
         )
-    missing = [] if exposure is not None else ["--exposed 1"]
-    done = {(e.information.kind, e.information.amount) for e in sampled}
-    missing += [
-        a for kind, a in (("exposed", "--exposed 2"), ("turn", "--turn")) if not any(k == kind for k, _ in done)
-    ]
-    missing += [] if any(k == "colluders" for k, _ in done) else ["--colluders K"]
+    missing = missing_information(exposure, sampled)
     if missing:
-        rows.append(
-            {
-                "information": ", ".join(missing),
-                "method": NOT_COMPUTED.format(args=" | ".join(missing)),
-                "states": "",
-                "house_edge_exact": "",
-            }
-        )
+        rows.append({"information": ", ".join(missing), "method": NOT_COMPUTED, "states": "", "house_edge_exact": ""})
     return pd.DataFrame(rows).astype({"states": object})
 
 

@@ -132,7 +132,7 @@ class StoredProtection:
 
     exposure: ExposureResult | None
     sampled: list[SampleEstimate]  # the longest run of each kind of information
-    sources: list[str]  # the result folders used, with their checksums
+    sources: list[str]  # the result sets used, by name (no folder) with their checksums
 
 
 def stored_protection(
@@ -155,7 +155,7 @@ def stored_protection(
         for i in range(len(plan)):
             sums = sums + ExposureSums.from_json(store.read(i))
         exposure = exposure_result(rules, paytable, pays_on, sums)
-        sources.append(f"{store.path} ({sums.digest()[:16]})")
+        sources.append(f"{store.path.name} (checksum {sums.digest()[:16]})")
     fields = {
         "rules": rules.fingerprint(),
         "call_multiple": rules.call_multiple,
@@ -175,7 +175,7 @@ def stored_protection(
         longest.values(), key=lambda x: (x[0].information.kind, x[0].information.amount)
     ):
         estimates.append(estimate_edge(sampled, margins, control))
-        sources.append(f"{found.path} ({margins_digest(margins)[:16]})")
+        sources.append(f"{found.path.name} (checksum {margins_digest(margins)[:16]})")
     return StoredProtection(exposure, estimates, sources)
 
 

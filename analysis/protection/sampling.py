@@ -25,10 +25,10 @@ import numpy as np
 
 from analysis.counting.informed import Knowledge, completions, count_informed
 from analysis.counting.symmetry import canonical_states
-from analysis.engine.return_engine import ReturnEngine, StateSource
+from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.statistics import z_score
 from analysis.model.errors import InputError
-from analysis.model.outcomes import colex_codes, state_keys
+from analysis.model.outcomes import STATE_KEYS, key_set, state_keys
 from analysis.model.payoffs import margin_coefficients
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
@@ -155,7 +155,7 @@ class BaseGameControl:
 
     def __post_init__(self) -> None:
         self.rules = self.engine.rules
-        self.keys = self.engine.source.derived("state-keys", _state_keys)["keys"]
+        self.keys = self.engine.source.derived(STATE_KEYS, key_set)["keys"]
         self.coef, self.base, _ = self.engine.coefficients(self.paytable, self.pays_on)
         self.mean = -self.engine.decide(self.paytable, "optimal", self.pays_on).exact.house_edge
 
@@ -257,12 +257,6 @@ def estimate_edge(job: SampleJob, margins: list[int], control: BaseGameControl |
     variance = Fraction(n * squares - total * total, n * (n - 1) * unit * unit)  # unbiased sample variance
     sd = sqrt(variance)
     return SampleEstimate(job.information, n, -mean, sd / sqrt(n), calls / n, method, sd)
-
-
-def _state_keys(source: StateSource) -> dict[str, np.ndarray]:
-    """Sort key of every stored state (they are stored in key order)."""
-    hole, flop = source.cards()
-    return {"keys": state_keys(colex_codes(flop), colex_codes(hole))}
 
 
 def margins_digest(margins: list[int]) -> str:

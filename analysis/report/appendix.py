@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.model.game import game_title
 from analysis.report.document import Block, Command, Document, Paragraph, Section, Subsection, Table
 from analysis.report.render import document_html
 from analysis.report.typeset import write_pdf
@@ -97,10 +98,10 @@ class Verification:
         """One row per check, headers in words."""
         return pd.DataFrame(
             [
-                [c.name, "pass" if c.passed else "FAIL", c.expected, c.found, c.detail, round(c.seconds, 1)]
+                [c.name, "pass" if c.passed else "FAIL", c.expected, c.found, c.detail, f"{c.seconds:.1f} s"]
                 for c in self.checks
             ],
-            columns=["Check", "Result", "Expected", "Found", "What was compared", "Seconds"],
+            columns=["Check", "Result", "Expected", "Found", "What was compared", "Time"],
         )
 
     def document(self) -> Document:
@@ -108,8 +109,8 @@ class Verification:
         verdict = "Every check passed." if self.passed else f"{len(self.failed)} of {len(self.checks)} checks FAILED."
         run = pd.DataFrame(
             [
-                ["Game", self.game],
-                ["Outcome store", self.store],
+                ["Game", game_title(self.game)],
+                ["Outcome store", Path(self.store).name],
                 ["Store checksum", self.checksum or "none"],
                 ["Random states counted naively", f"{self.states:,}"],
                 ["Hands simulated", f"{self.hands:,}"],
@@ -125,10 +126,10 @@ class Verification:
             f"casino-omaha verify --game {self.game} --states {self.states} --hands {self.hands} --seed {self.seed}"
         )
         return Document(
-            f"Verification appendix: {self.game}",
+            f"Verification appendix: {game_title(self.game)}",
             verdict,
             (
-                ("Game", self.game),
+                ("Game", game_title(self.game)),
                 ("Result", verdict),
                 ("Outcome store checksum (SHA-256)", self.checksum or "none"),
                 ("Package version", self.version),

@@ -11,14 +11,11 @@ them together.
 from __future__ import annotations
 
 import datetime as dt
-import platform
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from analysis.engine.result import GameResult
@@ -26,7 +23,6 @@ from analysis.engine.return_engine import ReturnEngine, StateSource
 from analysis.hands.classes import HAND_CLASSES, class_notes
 from analysis.model.errors import InputError
 from analysis.model.game import game_title
-from analysis.model.payoffs import RESULT_OUTCOME
 from analysis.model.paytable import PayTableSpec
 from analysis.model.rules import Rules
 from analysis.protection.edges import information_table, seen_card_table
@@ -61,6 +57,7 @@ from analysis.report.tables import (
     rules_table,
     summary_table,
 )
+from analysis.report.wording import label, machine_rows, paytable_name, paytable_origin
 from analysis.sidebets.bet import SideBetSpec
 from analysis.sidebets.result import SideBetResult
 from analysis.store.outcome_store import ENGINE_VERSION, OutcomeStore
@@ -132,8 +129,7 @@ def build_report(
     # before the metadata, which names every derived array read
     summary, lines, report.side_bets = side_bet_tables(engine, result, sidebets)
     report.rules_of_play = rules_of_play(rules, result.paytable, pays_on)
-    possible = {(RESULT_OUTCOME[r], c) for (r, c), n in every_deal.items() if n}
-    report.examples = worked_examples(rules, result.paytable, pays_on, possible=possible)
+    report.examples = worked_examples(engine, result)
     report.maximum_payout = maximum_payout(result)
     if isinstance(engine.source, OutcomeStore):
         report.verification = kept_verification(engine.source)
@@ -142,7 +138,7 @@ def build_report(
         "Rules of play": clauses_table(report.rules_of_play),
         "Worked examples": examples_table(report.examples),
         "Odds per pay line": pay_line_odds(result),
-        "Odds per wager": wager_odds(result),
+        "Odds per wager": wager_odds(result.outcomes(), result.settlement),
         "Confidence ranges": confidence_table(result),
         "Return table": return_table(result),
         "Final hands": final_hands_table(result, every_deal, engine.column_sums(result.calls)),
@@ -177,17 +173,18 @@ def strategy_by_hand(analysis: StrategyAnalysis, result: GameResult) -> pd.DataF
 
 def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.DataFrame:
     """What produced the report: versions, pay table, the store the counts come from and
-    the SHA-256 of every derived array read (each checked against it when it was read)."""
+    the SHA-256 of every derived array read (each file checked, block by block, against
+    the SHA-256 its set recorded with this one when it was read)."""
     m = source.manifest if isinstance(source, OutcomeStore) else {}
     read = source.derived_sha256 if isinstance(source, OutcomeStore) else {}
     rows = [
         ("package version", package_version()),
         ("engine version", ENGINE_VERSION),
         ("generated (UTC)", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
-        ("game", rules.name),
+        ("game", game_title(rules.name)),
         ("strategy", result.strategy),
-        ("pay table", result.paytable.name),
-        ("pay table source", result.paytable.source or "in memory"),
+        ("pay table", paytable_name(result.paytable)),
+        ("pay table source", paytable_origin(result.paytable)),
         ("pay table SHA-256", paytable_digest(result.paytable)),
         ("pays on", result.pays_on),
         ("store checksum (SHA-256)", m.get("checksum", "counts in memory")),
@@ -196,13 +193,11 @@ def metadata_table(rules: Rules, result: GameResult, source: StateSource) -> pd.
         ("store canonical states", m.get("rows")),
         ("store created", m.get("created")),
         *(
-            (f"derived/{name}/{key}.npy (SHA-256)", sha)
+            (f"derived array: {label(name.replace('-', ' '))}, {label(key)} (SHA-256)", sha)
             for name, digests in sorted(read.items())
             for key, sha in sorted(digests.items())
         ),
-        ("python", sys.version.split()[0]),
-        ("numpy / pandas", f"{np.__version__} / {pd.__version__}"),
-        ("platform", platform.platform()),
+        *machine_rows(),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).astype({"value": str})
 

@@ -4,29 +4,40 @@ and what each line and wager adds to the return).
 
 Exact values are kept as Fractions to the last step and given as text beside each float
 (``"..._exact"`` columns), as in :func:`analysis.report.tables.return_table`. The two wagers
-are settled row by row from the pay table (see :mod:`analysis.model.payoffs`); their
-expected nets per hand add up to the game's, exactly.
+are settled by the one settlement (:mod:`analysis.model.settlement`); their expected nets
+per hand add up to the game's, exactly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import pandas as pd
 
-from analysis.engine.result import GameResult
+from analysis.engine.result import GameResult, Outcome
+from analysis.engine.wagers import wager_figures
 from analysis.model.categories import CATEGORIES
 from analysis.model.payoffs import BY_CATEGORY, RowKey, outcome_payoffs, row_keys
+from analysis.model.settlement import Settlement
 from analysis.report.regulation import odds_words
 from analysis.report.wording import category_words
 
-#: What the expected net of each wager is per: the ante is made on every hand, the call
-#: bet only on the hands called.
+#: What the expected net of each wager is per: the ante and the blind are made on every
+#: hand, the play bet ({play}) only on the hands that make it.
 WAGER_DEFINITIONS = {
     "ante": "per ante: every hand places one ante",
-    "call": "per unit of call bet actually made: the call bet's net over the called hands, divided by the "
-    "call bets placed (call multiple x called hands)",
+    "blind": "per blind: every hand places one blind, equal to the ante",
+    "play": "per unit of {play} bet actually made: the {play} bet's net over the hands that make it, divided by "
+    "the antes it puts up",
+}
+#: (dealer qualifies, sign of the player's hand) of each return-table outcome a hand is shown down in.
+ROW_RESULTS = {
+    "dealer_not_qualifying": (False, 1),
+    "player_wins": (True, 1),
+    "tie": (True, 0),
+    "dealer_wins": (True, -1),
 }
 
 
@@ -47,23 +58,19 @@ def _combinations(result: GameResult) -> dict[RowKey, int]:
 
 
 def wager_nets(result: GameResult) -> dict[str, dict[RowKey, Fraction]]:
-    """Net result of the ante and of the call bet, in antes, on every return-table row:
-    the settlement of :mod:`analysis.model.payoffs`, wager by wager (a fold makes no call)."""
-    pay, m, on_ante = result.paytable.pays, result.rules.call_multiple, result.pays_on == "ante"
+    """Net result of the ante and of the call bet, in antes, on every return-table row, as
+    the one settlement (:mod:`analysis.model.settlement`) settles them (a fold makes no call)."""
+    settlement, m = result.settlement, result.rules.call_multiple
     ante: dict[RowKey, Fraction] = {}
     call: dict[RowKey, Fraction] = {}
     for key in row_keys():
         outcome, category = key
-        if outcome in BY_CATEGORY:
-            ante[key] = pay[category] if on_ante else Fraction(1)
-            won = m * (Fraction(1) if on_ante else pay[category])
-            call[key] = won if outcome == "player_wins" else Fraction(0)
-        else:
-            lost = outcome in ("fold", "dealer_wins")
-            ante[key] = Fraction(-1 if lost else 0)
-            call[key] = Fraction(-m if outcome == "dealer_wins" else 0)
-    if any(ante[k] + call[k] != v for k, v in _payoffs(result).items()):
-        raise AssertionError("the ante's and the call bet's nets do not add up to the hand's payoff")
+        if outcome == "fold":
+            ante[key], call[key] = settlement.fold, Fraction(0)
+            continue
+        qualifies, sign = ROW_RESULTS[outcome]
+        nets = settlement.wager_nets(category or CATEGORIES[0], qualifies, sign, m)
+        ante[key], call[key] = nets["ante"], nets["play"]
     return {"ante": ante, "call": call}
 
 
@@ -125,33 +132,29 @@ def pay_line_odds(result: GameResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def wager_odds(result: GameResult) -> pd.DataFrame:
-    """Per wager (ante, call): how often it is made, the chance it wins, pushes or loses
-    when made, its expected net per unit of it made (see :data:`WAGER_DEFINITIONS`), the
-    return to player and house edge of that, and its expected net per hand in antes (the
-    two add up to the game's: -house edge)."""
-    combos, total = _combinations(result), result.exact.deals
-    m = result.rules.call_multiple
-    called = total - combos[("fold", "")]
+def wager_odds(outcomes: Sequence[Outcome], settlement: Settlement, play: str = "call") -> pd.DataFrame:
+    """Per wager (ante, blind, and the play bet, named ``play``: the call of a one-decision
+    game): how often it is made, the chance it wins, pushes or loses when made, its expected
+    net per unit of it made (see :data:`WAGER_DEFINITIONS`), the return to player and house
+    edge of that, and its expected net per hand in antes (they add up to the game's: -house
+    edge), for any game's outcomes (:mod:`analysis.engine.wagers`)."""
     rows = []
-    for wager, nets in wager_nets(result).items():
-        made = total if wager == "ante" else called
-        units = made if wager == "ante" else m * called
-        made_rows = [k for k in combos if wager == "ante" or k[0] != "fold"]
-        net = sum(combos[k] * nets[k] for k in made_rows)
-        row: dict[str, object] = {"wager": wager, "definition": WAGER_DEFINITIONS[wager]}
+    for w in wager_figures(outcomes, settlement):
+        name = play if w.wager == "play" else w.wager
+        per_unit = w.expected / w.average_stake
+        row: dict[str, object] = {"wager": name, "definition": WAGER_DEFINITIONS[w.wager].format(play=play)}
         figures = {
-            "made": Fraction(made, total),
-            "win_probability": Fraction(sum(combos[k] for k in made_rows if nets[k] > 0), made),
-            "push_probability": Fraction(sum(combos[k] for k in made_rows if nets[k] == 0), made),
-            "lose_probability": Fraction(sum(combos[k] for k in made_rows if nets[k] < 0), made),
-            "expected_net": Fraction(net, units),
-            "return_to_player": 1 + Fraction(net, units),
-            "house_edge": -Fraction(net, units),
-            "expected_net_per_ante": Fraction(net, total),
+            "made": Fraction(w.made, w.total),
+            "win_probability": w.share("wins"),
+            "push_probability": w.share("pushes"),
+            "lose_probability": w.share("loses"),
+            "expected_net": per_unit,
+            "return_to_player": 1 + per_unit,
+            "house_edge": -per_unit,
+            "expected_net_per_ante": w.expected,
         }
-        for name, value in figures.items():
-            row |= {name: float(value), f"{name}_exact": str(value)}
+        for key, value in figures.items():
+            row |= {key: float(value), f"{key}_exact": str(value)}
         rows.append(row)
     return pd.DataFrame(rows)
 

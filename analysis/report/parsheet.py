@@ -5,13 +5,11 @@ pay table and the exact counts, so a variant's document follows its rules.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from analysis.model.cards import format_cards
-from analysis.model.rules import qualifier_text
+from analysis.model.rules import Rules, qualifier_text
+from analysis.protection.edges import PROTECTION_RUNS, missing_information
 from analysis.report.appendix import verification_blocks
 from analysis.report.document import (
     NUMBERS_NOTE,
@@ -25,16 +23,29 @@ from analysis.report.document import (
     Subsection,
     Table,
 )
-from analysis.report.odds import WAGER_DEFINITIONS, MaximumPayout
+from analysis.report.examples import examples_note
+from analysis.report.regulation import times_the_ante
+from analysis.report.sections import (
+    ODDS_NOTE,
+    PAY_LINE_COLUMNS,
+    confidence_blocks,
+    edge_notice,
+    maximum_payout_section,
+    per_wager_section,
+    regulation_blocks,
+)
 from analysis.report.tables import FORMULAS
-from analysis.report.wording import Kind, cell_text, percent
+from analysis.report.wording import (
+    paytable_name,
+    paytable_origin,
+    percent,
+    shipped_paytable,
+    side_by_side,
+    signed_antes,
+)
 
 if TYPE_CHECKING:
     from analysis.report.build import Report
-
-
-def _signed(value: Fraction) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def _facts(report: Report) -> tuple[tuple[str, str], ...]:
@@ -45,10 +56,10 @@ def _facts(report: Report) -> tuple[tuple[str, str], ...]:
         (
             "Rules",
             f"{rules.qualifier_phrase[0].upper()}{rules.qualifier_phrase[1:]}; the call bet is "
-            f"{rules.call_multiple} times the ante; the {'ante' if r.pays_on == 'ante' else 'call bet'} "
+            f"{times_the_ante(rules.call_multiple)}; the {'ante' if r.pays_on == 'ante' else 'call bet'} "
             "pays the pay table",
         ),
-        ("Pay table", f"{r.paytable.name} ({meta['pay table source']})"),
+        ("Pay table", f"{paytable_name(r.paytable)} pay table ({paytable_origin(r.paytable)})"),
         ("Strategy", f"{r.strategy} (house edge {percent(r.exact.house_edge)})"),
         ("Package version", meta["package version"]),
         ("Date (UTC)", meta["generated (UTC)"]),
@@ -74,23 +85,13 @@ def _summary(report: Report) -> tuple[Block, ...]:
 
 def _rules(report: Report) -> tuple[Block, ...]:
     """The rules in numbered regulation form, the pay table worded as a regulation words it."""
-    blocks: list[Block] = []
-    for section in report.rules_of_play:
-        lines = pd.DataFrame(list(section.table), columns=["hand", "pays no less than"])
-        blocks.append(Subsection(section.heading, (Items(section.clauses), *((Table(lines),) if len(lines) else ()))))
-    blocks.append(Subsection("The game in figures", (Table(report.sheets["Rules"]),)))
-    return tuple(blocks)
+    game = Subsection("The game in figures", (Table(report.sheets["Rules"]),))
+    return (*regulation_blocks(report.rules_of_play), game)
 
 
 def _examples(report: Report) -> tuple[Block, ...]:
     """Each settlement on a real deal, settled by the same code that settles the Monte Carlo."""
-    blocks: list[Block] = [
-        Paragraph(
-            "Real deals, one for each way a hand is settled, found in dealt hands and settled by the package's "
-            "settlement code; results in antes (ante = 1).",
-            note=True,
-        )
-    ]
+    blocks: list[Block] = [Paragraph(examples_note(report.result.strategy, report.examples), note=True)]
     for x in report.examples:
         blocks.append(
             Subsection(
@@ -101,13 +102,12 @@ def _examples(report: Report) -> tuple[Block, ...]:
                             f"Player's cards: {format_cards(x.hole)}",
                             f"Board: {format_cards(x.board[:3])} (flop), {format_cards(x.board[3:])} (turn and river)",
                             f"Dealer's cards: {format_cards(x.dealer)}",
-                            f"The player {'folds' if x.decision == 'fold' else 'calls'}.",
+                            f"Decision: {x.decision_words}",
                             f"Player's hand: {x.player_hand}",
                             f"Dealer's hand: {x.dealer_hand} "
                             f"({'qualifies' if x.dealer_qualifies else 'does not qualify'})",
                             f"Settlement: {x.settlement}",
-                            f"Ante {_signed(x.ante)} antes, call bet {_signed(x.call)} antes, "
-                            f"net {_signed(x.net)} antes.",
+                            f"Ante {signed_antes(x.ante)}, call bet {signed_antes(x.call)}, net {signed_antes(x.net)}.",
                         ),
                         numbered=False,
                     ),
@@ -117,76 +117,15 @@ def _examples(report: Report) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def maximum_payout_section(m: MaximumPayout, total: int) -> Subsection:
-    """The largest net win of one hand, its outcome, probability and "1 in N"."""
-    return Subsection(
-        "Maximum payout per hand",
-        (
-            Paragraph(
-                f"The largest net win of one hand is {m.net} antes ({m.outcome}): probability "
-                f"{float(m.probability):.6%} (exactly {m.probability}), 1 in {m.one_in:,.0f}, in "
-                f"{m.combinations:,} of {total:,} deals."
-            ),
-        ),
-    )
-
-
-#: What "true odds" and "payout odds" mean, above every odds table.
-ODDS_NOTE = Paragraph(
-    "True odds are the odds against the event, (1 - p) to p, written X to 1; payout odds are what the pay "
-    "table pays. Probabilities are over every deal, the player playing the report's strategy.",
-    note=True,
-)
-
-
 def _odds(report: Report) -> tuple[Block, ...]:
     s, m = report.sheets, report.maximum_payout
     maximum = () if m is None else (maximum_payout_section(m, report.result.exact.deals),)
     return (
         ODDS_NOTE,
         Subsection("Per pay line", (Table(s["Odds per pay line"][PAY_LINE_COLUMNS]),)),
-        Subsection(
-            "Per wager",
-            (
-                Table(_per_wager(s["Odds per wager"])),
-                Items(tuple(f"{w.capitalize()}: {d}." for w, d in WAGER_DEFINITIONS.items()), numbered=False),
-            ),
-        ),
+        per_wager_section(s["Odds per wager"]),
         *maximum,
     )
-
-
-#: The pay-line columns a reader needs (the workbook has them all, with exact true odds).
-PAY_LINE_COLUMNS = [
-    "hand",
-    "combinations",
-    "probability",
-    "probability_exact",
-    "one_in",
-    "true_odds_text",
-    "payout_odds",
-    "contribution",
-]
-
-#: The per-wager figures, one row each, in words.
-WAGER_FIGURES: dict[str, tuple[str, Kind]] = {
-    "made": ("How often the wager is placed", "percent"),
-    "win_probability": ("Wins, when placed", "percent"),
-    "push_probability": ("Pushes, when placed", "percent"),
-    "lose_probability": ("Loses, when placed", "percent"),
-    "return_to_player": ("Return to player", "percent"),
-    "house_edge": ("House edge", "percent"),
-    "house_edge_exact": ("House edge (exact)", "text"),
-    "expected_net_per_ante": ("Expected net per hand (antes)", "number"),
-}
-
-
-def _per_wager(odds: pd.DataFrame) -> pd.DataFrame:
-    """The wagers side by side, one figure per row."""
-    rows = []
-    for key, (words, kind) in WAGER_FIGURES.items():
-        rows.append({"figure": words} | {w: cell_text(v, kind) for w, v in zip(odds["wager"], odds[key])})
-    return pd.DataFrame(rows)
 
 
 def _strategy(report: Report) -> tuple[Block, ...]:
@@ -235,7 +174,7 @@ def _side_bets(report: Report) -> tuple[Block, ...]:
             "progressive at its seed.",
             note=True,
         ),
-        Table(report.sheets["Side bets"]),
+        Table(side_by_side(report.sheets["Side bets"], "bet")),
         *(Plot(f"side-bet-{i}", b.bet.name) for i, b in enumerate(report.side_bets)),
         Table(report.sheets["Side bet lines"]),
     )
@@ -249,8 +188,8 @@ def _protection(report: Report) -> tuple[Block, ...]:
         Paragraph(
             "The player's edge with a flashed dealer card (exact: every state decided), and with two dealer cards, "
             "the turn seen early or partners' cards known (sampled: states drawn at random, each one's EV exact; "
-            "95% intervals). Computed by `casino-omaha protect` and included when present; a row says what has not "
-            "been computed.",
+            "95% intervals). Computed by the package's protection runs and included when present; a row says what "
+            "has not been computed, and the commands below compute it.",
             note=True,
         ),
         Plot("protection", "The player's edge against information"),
@@ -275,14 +214,23 @@ def _protection(report: Report) -> tuple[Block, ...]:
         )
     if p is not None and p.sources:
         blocks.append(Paragraph("Results: " + "; ".join(p.sources), note=True))
+    missing = missing_information(p.exposure if p else None, p.sampled if p else [])
+    if missing:
+        game = _game_options(report.rules)
+        blocks.append(Command("\n".join(f"casino-omaha protect {game} {PROTECTION_RUNS[m]}" for m in missing)))
     return tuple(blocks)
+
+
+def _game_options(rules: Rules) -> str:
+    """The options that name the game (and a variant's qualifier) on the command line."""
+    return f"--game {rules.name}" + (f" --qualifier {qualifier_text(rules.qualifier_rank)}" if rules.variant else "")
 
 
 def _method(report: Report) -> tuple[Block, ...]:
     rules, r = report.rules, report.result
-    game = f"--game {rules.name}" + (f" --qualifier {qualifier_text(rules.qualifier_rank)}" if rules.variant else "")
+    game = _game_options(rules)
     source = r.paytable.source
-    table = r.paytable.name if source.endswith("(package)") else source or "PAYTABLE.csv"  # "": made in memory
+    table = r.paytable.name if shipped_paytable(r.paytable) else source or "PAYTABLE.csv"  # "": made in memory
     pays = f" --paytable {table}"
     pays += "" if r.pays_on == "ante" else " --pays-on call"
     return (
@@ -323,7 +271,7 @@ def parsheet(report: Report) -> Document:
     s = report.sheets
     r = report.result
     sections = (
-        Section("summary", "Summary", _summary(report)),
+        Section("summary", "Summary", (*edge_notice(r.exact.house_edge), *_summary(report))),
         Section("rules", "Rules of play", _rules(report)),
         Section("examples", "Worked examples", _examples(report)),
         Section("odds", "Odds per wager and pay line", _odds(report)),
@@ -341,11 +289,7 @@ def parsheet(report: Report) -> Document:
         Section(
             "confidence",
             "The house's result after N hands",
-            (
-                Plot("confidence", "The house's result after N hands"),
-                Paragraph("Normal approximation; results in antes (ante = 1).", note=True),
-                Table(s["Confidence ranges"]),
-            ),
+            (Plot("confidence", "The house's result after N hands"), *confidence_blocks(s["Confidence ranges"])),
         ),
         Section("strategy", "Strategy", _strategy(report)),
         Section("side-bets", "Side bets", _side_bets(report)),
@@ -355,7 +299,7 @@ def parsheet(report: Report) -> Document:
     )
     return Document(
         title=f"{report.title_of_game}: par sheet",
-        subtitle=f"Pay table {r.paytable.name}, {r.strategy} strategy: every deal counted exactly",
+        subtitle=f"{paytable_name(r.paytable)} pay table, {r.strategy} strategy: every deal counted exactly",
         facts=_facts(report),
         sections=sections,
         images=report.images,

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from analysis.engine.result import GameResult
+from analysis.model.game import game_title
 from analysis.report.tables import LEVELS
 from analysis.strategy.by_hand import StrategyAnalysis
 
@@ -36,14 +37,14 @@ def plot_contributions(result: GameResult) -> Figure:
     ax.barh(labels[::-1], t.contribution[::-1], color=np.where(t.contribution[::-1] < 0, "#b2182b", "#2166ac"))
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("contribution to the player's return (antes per hand)")
-    ax.set_title(f"{result.rules.name}: contributions to the return ({result.strategy} strategy)")
+    ax.set_title(f"{game_title(result.rules.name)}: contributions to the return ({result.strategy} strategy)")
     return fig
 
 
 def plot_outcome_distribution(result: GameResult) -> Figure:
     """Probability of each net result of a hand."""
     return plot_outcome_comparison(
-        [result], title=f"{result.rules.name}: distribution of the result of a hand ({result.strategy})"
+        [result], title=f"{game_title(result.rules.name)}: distribution of the result of a hand ({result.strategy})"
     )
 
 
@@ -60,7 +61,7 @@ def plot_outcome_comparison(results: list[GameResult], title: str = "Distributio
             x + (i - (len(results) - 1) / 2) * width,
             t.reindex(payoffs, fill_value=0).to_numpy(),
             width,
-            label=f"{r.rules.name} ({r.strategy})",
+            label=f"{game_title(r.rules.name)} ({r.strategy})",
             color=None if len(results) > 1 else "#4d4d4d",
         )
     ax.set_xticks(x, [f"{p:+g}" for p in payoffs])
@@ -142,7 +143,7 @@ def plot_margin(analysis: StrategyAnalysis) -> Figure:
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel(f"EV(call) - EV(fold), antes (values above {top:.2f} in the last bin)")
     ax.set_ylabel("share of states")
-    ax.set_title(f"{analysis.rules.name}: value of calling over folding, per state")
+    ax.set_title(f"{game_title(analysis.rules.name)}: value of calling over folding, per state")
     return fig
 
 

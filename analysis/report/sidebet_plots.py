@@ -9,6 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from analysis.model.game import game_title
 from analysis.sidebets.result import SideBetResult
 
 
@@ -25,7 +26,7 @@ def plot_side_bet(result: SideBetResult) -> Figure:
     ax.set_xlabel("contribution to the return (per unit staked)")
     he = float(result.exact.house_edge)
     meter = "" if result.meter is None else f" (meter {float(result.meter):,.0f})"
-    ax.set_title(f"{result.bet.name} on {result.rules.name}{meter}: house edge {he:.2%}")
+    ax.set_title(f"{result.bet.name} on {game_title(result.rules.name)}{meter}: house edge {he:.2%}")
     return fig
 
 
@@ -38,7 +39,7 @@ def plot_line_probabilities(results: list[SideBetResult]) -> Figure:
     ax = fig.subplots()
     for i, r in enumerate(results):
         p = r.table.set_index("line")["probability"].reindex(lines)
-        label = f"{r.rules.name}: return {float(r.exact.player_return):.1%}"
+        label = f"{game_title(r.rules.name)}: return {float(r.exact.player_return):.1%}"
         ax.bar(x + (i - (len(results) - 1) / 2) * width, p.values, width, label=label)
     ax.set_xticks(x, [name.replace("_", " ") for name in lines], rotation=30, ha="right")
     ax.set_yscale("log")

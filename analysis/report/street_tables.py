@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import platform
-import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -24,8 +22,10 @@ from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
-from analysis.report.odds import MaximumPayout, line_odds
-from analysis.report.wording import category_words, percent
+from analysis.report.odds import MaximumPayout, line_odds, wager_odds
+from analysis.report.regulation import game_rules_of_play
+from analysis.report.tables import clauses_table, confidence_table
+from analysis.report.wording import ante_multiple, category_words, machine_rows, percent
 from analysis.store.shards import package_version
 
 #: Each decision point in words.
@@ -44,7 +44,7 @@ RESULT_WORDS = {
 def option_words(option: Option) -> str:
     """``"fold"``, ``"check"``, ``"bet 3 times the ante"``."""
     if option.kind == "bet":
-        return f"bet {option.multiple} time{'s' if option.multiple > 1 else ''} the ante"
+        return f"bet {ante_multiple(option.multiple)}"
     return option.kind
 
 
@@ -53,10 +53,13 @@ def street_sheets(game: GameSpec, figures: StreetFigures, game_file: Path | None
     sheets = {
         "Summary": summary_table(figures),
         "Rules": rules_table(game),
+        "Rules of play": clauses_table(game_rules_of_play(game)),
         **({"Blind pays": pay_table(game.blind.pays, "blind")} if game.blind is not None else {}),
         **({"Ante pays": pay_table(game.ante_pays.pays, "ante")} if game.ante_pays is not None else {}),
         "Return table": street_return_table(figures),
         "Odds per pay line": street_pay_line_odds(figures),
+        "Odds per wager": wager_odds(figures.outcomes(), game.settlement, play="play"),
+        "Confidence ranges": confidence_table(figures),
         "Result distribution": result_distribution(figures),
         "Decisions": decisions_table(figures),
     }
@@ -137,7 +140,7 @@ def street_return_table(f: StreetFigures) -> pd.DataFrame:
             ended, play, hand, dealer = "folded", "", "", ""
         else:
             ended = f"bet {STREET_WORDS[street]}" if multiple else "checked to the showdown"
-            play, hand, dealer = (f"{multiple} times the ante" if multiple else "none"), category, RESULT_WORDS[result]
+            play, hand, dealer = (ante_multiple(multiple) if multiple else "none"), category, RESULT_WORDS[result]
         rows.append(
             {
                 "betting ended": ended,
@@ -441,7 +444,6 @@ def street_metadata(f: StreetFigures, game_file: Path | None) -> pd.DataFrame:
         ("package version", package_version()),
         ("generated (UTC)", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
         ("game", game.title),
-        ("game name", game.name),
         ("game file", game_file.name if game_file is not None else "none (built in memory)"),
         ("game file SHA-256", digest),
         ("changed from the game file", ", ".join(changed) if changed else "nothing"),
@@ -449,9 +451,7 @@ def street_metadata(f: StreetFigures, game_file: Path | None) -> pd.DataFrame:
         ("method", "every deal counted exactly; no sampling, no rounding before display"),
         ("result store", f.store.name if f.store is not None else "none (counted in this process)"),
         ("result store checksum (SHA-256)", f.checksum or "none (counted in this process)"),
-        ("python", sys.version.split()[0]),
-        ("numpy / pandas", f"{np.__version__} / {pd.__version__}"),
-        ("platform", platform.platform()),
+        *machine_rows(),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).astype({"value": str})
 
@@ -497,7 +497,7 @@ def street_maximum_payout(f: StreetFigures) -> MaximumPayout:
     keys = sorted((k for k, v in values.items() if v == best), key=outcome_order)
     words = "; or ".join(
         f"{category_words(c)} after "
-        + (f"a bet {STREET_WORDS[s]} of {m} times the ante" if m else "checking to the showdown")
+        + (f"a bet {STREET_WORDS[s]} of {ante_multiple(m)}" if m else "checking to the showdown")
         + f", the dealer {RESULT_WORDS[r]}"
         for s, m, c, r in keys
     )

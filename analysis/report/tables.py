@@ -16,16 +16,18 @@ import numpy as np
 import pandas as pd
 
 from analysis.engine.result import GameResult
+from analysis.engine.solve import Solved
 from analysis.engine.statistics import house_result, z_score
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
+from analysis.model.game import game_title
 from analysis.model.outcomes import RESULTS
 from analysis.model.payoffs import outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import Rules
 from analysis.report.document import figures_sha256
 from analysis.report.examples import WorkedExample
-from analysis.report.regulation import RuleSection
+from analysis.report.regulation import RuleSection, times_the_ante
 
 #: Hands after which the house's result is given, and the confidence levels.
 HORIZONS = (10**3, 10**4, 10**5, 10**6, 10**7)
@@ -101,7 +103,7 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
             "of deals",
             f"over all deals; {rules.qualifier_phrase}",
         ),
-        _figure("variance", float(e.variance), e.variance, "antes^2 per hand", "E[X^2] - E[X]^2"),
+        _figure("variance", float(e.variance), e.variance, "antes squared per hand", "E[X^2] - E[X]^2"),
         _figure(
             "standard deviation",
             e.standard_deviation,
@@ -123,8 +125,9 @@ def summary_table(result: GameResult, every_deal: dict[tuple[str, str], int]) ->
     return pd.DataFrame(rows, dtype=object)
 
 
-def confidence_table(result: GameResult) -> pd.DataFrame:
-    """The house's result after N hands: expected value and ranges at each confidence level."""
+def confidence_table(result: Solved) -> pd.DataFrame:
+    """The house's result after N hands, for any game's result: expected value and ranges
+    at each confidence level."""
     he, sigma = float(result.exact.house_edge), result.exact.standard_deviation
     rows = []
     for n in HORIZONS:
@@ -186,7 +189,7 @@ def final_hands_table(
 def rules_table(rules: Rules) -> pd.DataFrame:
     d = rules.describe()
     rows = [
-        ("game", d["name"]),
+        ("game", game_title(rules.name)),
         ("hole cards per hand", d["hole_cards"]),
         (
             "hand made of",
@@ -195,7 +198,7 @@ def rules_table(rules: Rules) -> pd.DataFrame:
             else "the best 5 of the hole cards and the 5 board cards",
         ),
         ("dealer qualifies with", d["qualifier"]),
-        ("call bet", f"{d['call_multiple']} x the ante"),
+        ("call bet", times_the_ante(rules.call_multiple)),
         ("deck", f"{d['deck_size']} cards"),
         ("decision states (hole cards, flop)", rules.states),
         ("completions per state (turn, river, dealer cards)", rules.completions),
@@ -234,6 +237,7 @@ def examples_table(examples: Sequence[WorkedExample]) -> pd.DataFrame:
                 "board": format_cards(x.board),
                 "dealer's cards": format_cards(x.dealer),
                 "decision": x.decision,
+                "why": x.decision_words,
                 "player's hand": x.player_hand,
                 "dealer's hand": x.dealer_hand,
                 "dealer qualifies": x.dealer_qualifies,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tempfile
 from importlib.resources import files
 from pathlib import Path
@@ -25,13 +26,41 @@ from analysis.store.shards import package_version
 TEMPLATE = "parsheet.typ"
 
 
-def _breakable(text: str, every: int = 12) -> str:
-    """Text whose long unbroken words (an exact fraction, a hash) get places to break a
-    line, so it wraps in its cell instead of running over the next one."""
-    return " ".join(
-        "\u200b".join(w[i : i + every] for i in range(0, len(w), every)) if len(w) > every else w
-        for w in text.split(" ")
-    )
+#: Where a number may be wrapped in a table cell: after the separator of a digit group
+#: ("1,234,567") and after the slash of a fraction ("123/4567"), nowhere else.
+_NUMBER_BREAK = re.compile(r"(?<=\d)([,/])(?=\d)")
+
+#: A zero-width space: a place to break a line that shows nothing.
+BREAK = "\u200b"
+
+
+#: "1 in 2,572" is read as one figure: its spaces do not break.
+_ONE_IN = re.compile(r"\b1 in (?=\d)")
+
+
+def breakable(text: str) -> str:
+    """``text`` with places to wrap its numbers between digit groups and at the slash of a
+    fraction (the template takes them back when the table is wide enough to show every
+    number whole), so no number is wrapped mid-group; "1 in N" is kept whole."""
+    return _NUMBER_BREAK.sub(rf"\1{BREAK}", _ONE_IN.sub("1\u00a0in\u00a0", text))
+
+
+def _widest(texts: list[str], count: int = 5) -> list[str]:
+    """The few longest of ``texts``: the candidates for a column's widest, measured by the template."""
+    return sorted(set(texts), key=len, reverse=True)[:count]
+
+
+def _column_fit(head: str, cells: list[str]) -> dict[str, Any]:
+    """What the template measures to size a column: its header and widest cells, and the
+    widest pieces that cannot wrap: the header's words, the cells' words with every number
+    whole ("words"), and with numbers wrapped at digit groups and slashes ("pieces")."""
+    return {
+        "header": head,
+        "header_words": _widest(head.split(" ")),
+        "cells": _widest(cells),
+        "words": _widest([w for c in cells for w in c.replace(BREAK, "").split(" ")]),
+        "pieces": _widest([w for c in cells for w in re.split(f"[ {BREAK}]", c)]),
+    }
 
 
 def _block(b: Block, images: dict[str, str]) -> dict[str, Any]:
@@ -45,10 +74,13 @@ def _block(b: Block, images: dict[str, str]) -> dict[str, Any]:
         kinds = cell_kinds(b.frame)
         shown = readable(b.frame, kinds)
         numeric = [bool(len(b.frame)) and kinds[str(c)][0] in NUMERIC for c in b.frame.columns]
+        rows = [[breakable(str(v)) for v in row] for row in shown.to_numpy().tolist()]
+        header = [str(h) for h in shown.columns]
         return {
             "type": "table",
-            "header": list(shown.columns),
-            "rows": [[_breakable(str(v)) for v in row] for row in shown.to_numpy().tolist()],
+            "header": header,
+            "rows": rows,
+            "fit": [_column_fit(h, [row[i] for row in rows]) for i, h in enumerate(header)],
             "numeric": numeric,
             "caption": b.caption,
         }

@@ -227,13 +227,13 @@ def _derived(store: OutcomeStore, the_engine: Callable[[], ReturnEngine]) -> tup
     deals = sum(engine.totals.values())
     if deals != store.rules.total_combinations:
         bad["engine totals"] = f"the engine's arrays hold {deals:,} deals"
-    detail = "every file of every set hashed in full against meta.json, made from this store's checksum"
+    detail = "every file of every set hashed in full against the set's checksums, made from this store's checksum"
     if bad:
         detail += ": " + "; ".join(f"{name}: {problem}" for name, problem in bad.items())
     return (
         not bad,
         detail,
-        f"{_sets(len(found))} sound ({', '.join(found)})",
+        f"{_sets(len(found))} sound ({', '.join(name.replace('-', ' ') for name in found)})",
         f"{_sets(len(found) - len(bad))} sound",
     )
 

@@ -9,11 +9,16 @@ page and the PDF go through here, so no header a person reads is a code identifi
 from __future__ import annotations
 
 import math
+import platform
+import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
 import pandas as pd
+
+from analysis.model.paytable import PayTable
 
 Kind = Literal["text", "label", "count", "percent", "number", "one_in", "exact", "pays", "flag", "level"]
 
@@ -95,6 +100,8 @@ LABELS = {
     "optimal": "optimal",
     "simple": "simple",
     "bad-beat": "bad beat",
+    "first-six": "hole cards and flop",
+    "final": "final hand",
 }
 
 #: Columns whose cells are labels (translated to words), whatever their name says.
@@ -143,6 +150,47 @@ def label(value: object) -> str:
 def percent(value: Fraction | float) -> str:
     """A share as the par sheets print it in their text: a percentage, four decimals."""
     return f"{float(value):.{PERCENT_DECIMALS}%}"
+
+
+#: The pay tables that ship with the package, by the names their makers give them.
+PAYTABLE_TITLES = {"antewin": "AnteWin", "madrid": "Madrid"}
+
+
+def shipped_paytable(paytable: PayTable) -> bool:
+    """Whether the table is one that ships with the package, loaded by its name."""
+    return paytable.source.endswith("(package)")
+
+
+def paytable_name(paytable: PayTable) -> str:
+    """``"AnteWin"``: a shipped table by its maker's name, any other by its own."""
+    return PAYTABLE_TITLES.get(paytable.name, paytable.name) if shipped_paytable(paytable) else paytable.name
+
+
+def paytable_origin(paytable: PayTable) -> str:
+    """Where a pay table comes from, in words and without a folder: shipped, a file's name,
+    or made in memory."""
+    if shipped_paytable(paytable):
+        return "ships with the package"
+    return f"the file {Path(paytable.source).name}" if paytable.source else "made in memory"
+
+
+def signed_antes(amount: Fraction) -> str:
+    """``"+4 antes"``, ``"-1 ante"``, ``"0 antes"``, ``"+7/2 antes"``."""
+    return f"{'+' if amount > 0 else ''}{amount} ante{'' if abs(amount) == 1 else 's'}"
+
+
+def machine_rows() -> list[tuple[str, str]]:
+    """What a par sheet's metadata says of the machine that made it, in words (no build tags)."""
+    return [
+        ("python", sys.version.split()[0]),
+        ("numpy / pandas", f"{np.__version__} / {pd.__version__}"),
+        ("platform", f"{platform.system()} {platform.release()} ({platform.machine().replace('_', '-')})"),
+    ]
+
+
+def ante_multiple(multiple: int) -> str:
+    """A bet of ``multiple`` antes as a table states it: ``"once the ante"``, ``"3 times the ante"``."""
+    return "once the ante" if multiple == 1 else f"{multiple} times the ante"
 
 
 def category_words(category: str) -> str:
@@ -238,6 +286,19 @@ def readable(frame: pd.DataFrame, kinds: dict[str, list[Kind]] | None = None) ->
         {header(col): [cell_text(v, k) for v, k in zip(frame[col], kinds[str(col)])] for col in frame.columns},
         columns=[header(col) for col in frame.columns],
     )
+
+
+def side_by_side(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    """A wide table turned for reading: one row per figure (its header in words), one column
+    per row of ``frame`` (named by its ``key``), every cell shown by its kind; a figure that
+    no row has is left out."""
+    kinds = cell_kinds(frame)
+    rows = []
+    for col in frame.columns.drop(key):
+        cells = [cell_text(v, k) for v, k in zip(frame[col], kinds[str(col)])]
+        if any(cells):
+            rows.append([header(col), *cells])
+    return pd.DataFrame(rows, columns=["figure", *map(str, frame[key])])
 
 
 #: Excel number formats of each kind (a workbook keeps numbers as numbers).

@@ -102,6 +102,14 @@ class Line:
             return f"meter*{percent}%" if percent.denominator == 1 else f"meter*{self.share}"
         return "push" if self.pays == 0 else str(self.pays)
 
+    @property
+    def pays_words(self) -> str:
+        """The pay as a table shows it: ``"7"``, ``"push"``, ``"the meter"``, ``"10% of the meter"``."""
+        if self.share is None or self.share == 1:
+            return "the meter" if self.share == 1 else self.pays_text
+        percent = self.share * 100
+        return f"{percent}% of the meter" if percent.denominator == 1 else f"{self.share} of the meter"
+
     def net(self, meter: Fraction | None, stake: Fraction = Fraction(1)) -> Fraction:
         """The player's net win per unit staked when this line pays (meter in the stake's units)."""
         if self.share is None:

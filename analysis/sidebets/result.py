@@ -86,7 +86,10 @@ class SideBetResult:
             "combined_house_edge_per_hand": float(c.house_edge),
             "combined_house_edge_per_unit_wagered": float(c.per_unit_wagered),
         }
-        return out | {"combined_std_dev": c.standard_deviation, "combined_house_edge_exact": str(c.house_edge)}
+        return out | {
+            "combined_standard_deviation": c.standard_deviation,
+            "combined_house_edge_exact": str(c.house_edge),
+        }
 
 
 def side_figures(combos: list[int], nets: list[Fraction]) -> SideFigures:

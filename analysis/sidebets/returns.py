@@ -224,7 +224,7 @@ def settle(
     nets = line_nets(bet, meter) + [Fraction(-1), Fraction(-1)]
     combos = [int(x) for x in by_row.sum(axis=1)]
     names = [line.name for line in bet.lines] + ["no line pays", "forfeited (player folds)"]
-    pays = [line.pays_text for line in bet.lines] + ["loses", "loses"]
+    pays = [line.pays_words for line in bet.lines] + ["loses", "loses"]
     keep = [i for i in range(n + 2) if i < n + 1 or bet.forfeit]
     table = pd.DataFrame(
         {

@@ -19,7 +19,7 @@
   from read-only media).
 * ``derived/<name>/``: pay-independent arrays computed from a complete store (the return
   engine's packed counts, hand classes), kept as ``.npy`` files that are mapped, not read,
-  and hashed on every load (:mod:`analysis.store.derived`).
+  and checked block by block against their SHA-256 as they are read (:mod:`analysis.store.derived`).
 * Every file is written to a temporary name and renamed, so an interrupted run never
   leaves a half-written shard, and the next run resumes from the finished ones.
 
@@ -34,23 +34,25 @@ import os
 import platform
 import shlex
 import sys
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import cached_property
 from math import ceil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
-from tqdm import tqdm
 
 from analysis.counting.symmetry import FlopClass, canonical_states, flop_classes
 from analysis.model.outcomes import COLUMNS, StateCounts, colex_codes, empty_counts
 from analysis.model.rules import PRESETS, Rules, qualifier_text
-from analysis.store.derived import check_derived, derived_arrays, inspect_derived
+from analysis.store.derived import BlockFile, check_derived, derived_arrays, inspect_derived, open_derived
 from analysis.store.shards import ShardFolder, StoreError, now, package_version
+
+if TYPE_CHECKING:  # pyarrow is imported where shards are read or written: not to read derived arrays
+    import pyarrow as pa
 
 #: Version of the counting method; bump when the meaning of the stored counts changes.
 ENGINE_VERSION = 1
@@ -110,11 +112,15 @@ class OutcomeStore(ShardFolder):
 
     def __init__(self, path: Path, rules: Rules) -> None:
         self.rules = rules
-        self.n_shards = ceil(len(flop_classes(rules.deck, rules.suits)) / FLOPS_PER_SHARD)
         #: The SHA-256 of every derived file read through this store, by set and array:
         #: what figures computed from them came from (a report's metadata names them).
         self.derived_sha256: dict[str, dict[str, str]] = {}
         super().__init__(path)
+
+    @cached_property
+    def n_shards(self) -> int:
+        """Shards of a whole store (the game's flop classes, :data:`FLOPS_PER_SHARD` a shard)."""
+        return ceil(len(flop_classes(self.rules.deck, self.rules.suits)) / FLOPS_PER_SHARD)
 
     def new_manifest(self) -> dict:
         rules = self.rules
@@ -140,9 +146,12 @@ class OutcomeStore(ShardFolder):
             raise StoreError(
                 f"{self.manifest_path}: this store was made for other rules or another engine; {self.fix_hint()}"
             )
-        if manifest.get("n_shards") != self.n_shards:
+        # the rules and the flop classes a shard holds fix the shards (no flop classes
+        # computed here: a question that reads derived arrays never needs them)
+        if manifest.get("flops_per_shard") != FLOPS_PER_SHARD:
             raise StoreError(
-                f"{self.manifest_path}: made with {manifest.get('n_shards')} shards, expected {self.n_shards}"
+                f"{self.manifest_path}: made with {manifest.get('flops_per_shard')} flop classes a shard, "
+                f"expected {FLOPS_PER_SHARD}"
             )
 
     def fix_hint(self) -> str:
@@ -205,6 +214,9 @@ class OutcomeStore(ShardFolder):
         """A shard's file (parquet, zstd, page checksums; plain encoding: the counts are too
         varied for dictionaries, which cost a third of the writing for nothing) and its
         manifest fields, for :meth:`write_shard_bytes`. Changes nothing: any thread may call it."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         k = sc.hole.shape[1]
         cols = _columns(sc)
         names = [f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)] + ["weight"]
@@ -255,24 +267,33 @@ class OutcomeStore(ShardFolder):
         if counts:
             names += [c.name for c in COLUMNS]
         table = self._parse(i, data, names)
-        n, recorded = table.num_rows, self.manifest["shards"][str(i)]["rows"]
+        n, recorded = len(table["weight"]), self.manifest["shards"][str(i)]["rows"]
         if n != recorded:
             raise StoreError(f"{self.shard_path(i)}: holds {n} rows, the manifest says {recorded}; {self.fix_hint()}")
         out = into if into is not None else empty_counts(n, k, len(COLUMNS) if counts else 0)
         rows = slice(at, at + n)
         for j in range(3):
-            out.flop[rows, j] = table.column(f"flop{j}").to_numpy()
+            out.flop[rows, j] = table[f"flop{j}"]
         for j in range(k):
-            out.hole[rows, j] = table.column(f"hole{j}").to_numpy()
-        out.weight[rows] = table.column("weight").to_numpy()
+            out.hole[rows, j] = table[f"hole{j}"]
+        out.weight[rows] = table["weight"]
         if counts:
             for j, c in enumerate(COLUMNS):
-                out.counts[rows, j] = table.column(c.name).to_numpy()
+                out.counts[rows, j] = table[c.name]
         return StateCounts(out.flop[rows], out.hole[rows], out.weight[rows], out.counts[rows])
 
-    def _parse(self, i: int, data: bytes, names: list[str]) -> pa.Table:
+    def _parse(self, i: int, data: bytes, names: list[str], group: int | None = None) -> dict[str, np.ndarray]:
+        """These columns of shard ``i``'s file (of one row group when ``group`` is given),
+        parquet's page checksums checked. Neither ``read_table`` nor ``to_numpy``: the
+        first goes through pyarrow's dataset layer and the second through its pandas
+        conversion, and both import pandas (a third of a second of a one-state question)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         try:
-            return pq.read_table(pa.BufferReader(data), columns=names, page_checksum_verification=True)
+            shard = pq.ParquetFile(pa.BufferReader(data), page_checksum_verification=True)
+            table = shard.read(columns=names) if group is None else shard.read_row_group(group, columns=names)
+            return {name: _integers(table.column(name)) for name in names}
         except (pa.ArrowException, OSError, ValueError) as e:
             raise StoreError(f"{self.shard_path(i)}: not a readable shard ({e}); {self.fix_hint()}") from None
 
@@ -328,19 +349,27 @@ class OutcomeStore(ShardFolder):
         data = self.shard_bytes(i)
         k = self.rules.hole_cards
         cards = self._parse(i, data, [f"flop{j}" for j in range(3)] + [f"hole{j}" for j in range(k)])
-        flops = np.stack([cards.column(f"flop{j}").to_numpy() for j in range(3)], axis=1)
-        rows = np.flatnonzero(colex_codes(flops) == flop_code[0])
-        holes = np.stack([cards.column(f"hole{j}").to_numpy()[rows] for j in range(k)], axis=1)
-        found = rows[colex_codes(holes) == hole_code[0]] if len(rows) else rows
-        if len(found) != 1:
+        flops = np.stack([cards[f"flop{j}"] for j in range(3)], axis=1)
+        holes = np.stack([cards[f"hole{j}"] for j in range(k)], axis=1)
+
+        def key(row: int) -> tuple[int, int]:
+            return int(colex_codes(flops[row])[0]), int(colex_codes(holes[row])[0])
+
+        # the rows are in key order: a binary search codes some twenty of them, not the shard
+        wanted = (int(flop_code[0]), int(hole_code[0]))
+        found = bisect_left(range(len(flops)), wanted, key=key)
+        if found == len(flops) or key(found) != wanted:
             raise StoreError(f"{self.shard_path(i)}: state {list(hole)} / {list(flop)} is missing; {self.fix_hint()}")
-        shard = pq.ParquetFile(pa.BufferReader(data))
-        row, group = int(found[0]), 0
-        while row >= shard.metadata.row_group(group).num_rows:
-            row -= shard.metadata.row_group(group).num_rows
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        groups = pq.read_metadata(pa.BufferReader(data))  # the file parsed above
+        row, group = found, 0
+        while row >= groups.row_group(group).num_rows:
+            row -= groups.row_group(group).num_rows
             group += 1
-        counts = shard.read_row_group(group, columns=[c.name for c in COLUMNS])
-        return np.array([counts.column(c.name)[row].as_py() for c in COLUMNS], dtype=np.int64)
+        counts = self._parse(i, data, [c.name for c in COLUMNS], group)
+        return np.array([counts[c.name][row] for c in COLUMNS], dtype=np.int64)
 
     def verify(self) -> list[int]:
         """The shards that are missing, unreadable or do not match their checksums."""
@@ -350,6 +379,8 @@ class OutcomeStore(ShardFolder):
         """Pay-independent arrays computed from this complete store by ``build(store)``,
         kept beside the shards, checked and mapped (see :mod:`analysis.store.derived`);
         damaged ones are made again, and said so on stderr."""
+        from tqdm import tqdm  # here: a one-state question reads no derived array
+
         self._require_complete()
         arrays, self.derived_sha256[name] = derived_arrays(
             self.path / "derived" / name,
@@ -360,6 +391,13 @@ class OutcomeStore(ShardFolder):
             lambda message: tqdm.write(message, file=sys.stderr),
         )
         return arrays
+
+    def open_derived(self, name: str) -> dict[str, BlockFile] | None:
+        """The files of a set of derived arrays, to read a few rows of each (only the blocks
+        read are checked); None when the set was not made, is stale or in the older format
+        (nothing is made). Damage is a StoreError that ends with this store's fix."""
+        self._require_complete()
+        return open_derived(self.path / "derived" / name, self.checksum, self.fix_hint())
 
     def check_derived(self) -> list[str]:
         """Hash every derived array in full; remove the sets that are unfinished, stale or
@@ -373,6 +411,19 @@ class OutcomeStore(ShardFolder):
         return {
             folder.name: problem for folder, problem in inspect_derived(self.path / "derived", self.checksum).items()
         }
+
+
+def _integers(column: pa.ChunkedArray) -> np.ndarray:
+    """A stored column (fixed-width integers, no nulls) as a numpy view of its buffers."""
+    dtype = np.dtype(str(column.type))
+    if dtype.kind not in "iu" or column.null_count:
+        raise ValueError(f"a column of {column.type} with {column.null_count} nulls, not of integers")
+    parts = [
+        np.frombuffer(chunk.buffers()[1], dtype, len(chunk), chunk.offset * dtype.itemsize) for chunk in column.chunks
+    ]
+    if len(parts) == 1:  # the usual case: a view, not a copy
+        return parts[0]
+    return np.concatenate(parts) if parts else np.empty(0, dtype)
 
 
 def fingerprint(rules: Rules) -> str:

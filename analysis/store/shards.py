@@ -202,7 +202,7 @@ def read_manifest(path: Path, fix: str) -> dict[str, Any]:
     return manifest
 
 
-def manifest_digest(manifest: dict[str, Any]) -> str:
-    """SHA-256 of a manifest's content, its own checksum left out."""
-    body = {k: v for k, v in manifest.items() if k != "manifest_sha256"}
+def manifest_digest(manifest: dict[str, Any], own: str = "manifest_sha256") -> str:
+    """SHA-256 of a manifest's content, its own checksum (the field ``own``) left out."""
+    body = {k: v for k, v in manifest.items() if k != own}
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
