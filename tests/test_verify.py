@@ -198,6 +198,7 @@ def test_a_damaged_shard_fails_the_checksum_check(holdem, tmp_path):
 # ---- a game with several decision points ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_multi_street_game_is_verified_along_its_own_paths(tmp_path, monkeypatch):
     game = game_from_document(doc(), "small")
     options = RunOptions(progress=False)  # the default root: Ultimate Texas Hold'em's kept solve is shared
