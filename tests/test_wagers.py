@@ -70,3 +70,14 @@ def test_a_multi_street_games_wagers_split_its_house_edge(tmp_path, ante_rule):
     # qualify where the file says so (paid even money there otherwise)
     ante_pushes = lines_of(wagers, "ante").get(("pushes", "", 0), 0)
     assert ante_pushes == ties + (noqual if ante_rule == "push" else 0)
+
+
+def test_a_check_to_the_showdown_makes_no_play_bet(tmp_path):
+    # flop: check or bet twice the ante, no river decision: a check plays the hand with no play bet
+    game = game_from_document(doc(betting={"flop": ["check", "bet 2"]}, blind=False), "checks")
+    figures = solve_streets(game, RunOptions(root=tmp_path, progress=False))
+    wagers = {w.wager: w for w in wager_figures(figures.outcomes(), game.settlement)}
+    checked = sum(n for k, n in figures.counts.items() if k[0] != "fold" and k[1] == 0)
+    assert checked > 0 and lines_of(wagers, "play")[("not made", "", 0)] == checked
+    assert wagers["play"].made == figures.total - checked
+    assert sum(w.expected for w in wagers.values()) == -figures.house_edge

@@ -58,8 +58,10 @@ class WagerFigures:
         return sum(line.deals for line in self.lines if line.result != "not made")
 
     def share(self, result: str) -> Fraction:
-        """The share of the deals in which the wager was made that ended ``result``."""
-        return Fraction(sum(line.deals for line in self.lines if line.result == result), self.made)
+        """The share of the deals in which the wager was made that ended ``result`` (0 for a
+        wager never made)."""
+        n = sum(line.deals for line in self.lines if line.result == result)
+        return Fraction(n, self.made) if self.made else Fraction(0)
 
     @property
     def expected(self) -> Fraction:
@@ -73,8 +75,8 @@ class WagerFigures:
 
     @property
     def house_edge(self) -> Fraction:
-        """The house's expected win per ante put on this wager."""
-        return -self.expected / self.average_stake
+        """The house's expected win per ante put on this wager (0 for one never made)."""
+        return -self.expected / self.average_stake if self.average_stake else Fraction(0)
 
 
 def wager_figures(outcomes: Sequence[Outcome], settlement: Settlement) -> list[WagerFigures]:
@@ -82,20 +84,20 @@ def wager_figures(outcomes: Sequence[Outcome], settlement: Settlement) -> list[W
     tally: dict[tuple[str, str, str, Fraction, int], int] = {}
     for o in outcomes:
         if o.ended == "fold":
-            nets: dict[str, Fraction | None] = {"ante": Fraction(-1), "play": None}
-            if settlement.blind is not None:
-                nets["blind"] = Fraction(-1)
-            for wager, net in nets.items():
-                key = (wager, "not made", "", Fraction(0), 0) if net is None else (wager, "loses", "", net, 1)
-                tally[key] = tally.get(key, 0) + o.deals
-            continue
-        qualifies, sign = DEALER_RESULTS[o.dealer]
-        category = o.final_hand or CATEGORIES[0]  # a row over every hand: its wagers settle alike for each
-        for wager, net in settlement.wager_nets(category, qualifies, sign, o.play_bet).items():
+            nets = settlement.fold_nets
+        else:
+            qualifies, sign = DEALER_RESULTS[o.dealer]
+            category = o.final_hand or CATEGORIES[0]  # a row over every hand: its wagers settle alike for each
+            nets = settlement.wager_nets(category, qualifies, sign, o.play_bet)
+        for wager in settlement.wagers:
             stake = o.play_bet if wager == "play" else 1
-            result = "wins" if net > 0 else "loses" if net < 0 else "pushes"
-            by_hand = result == "wins" and _pays_by_hand(settlement, wager)
-            key = (wager, result, o.final_hand if by_hand else "", net, stake)
+            if wager not in nets or stake == 0:  # a fold, or a check to the showdown, puts up no play bet
+                key = (wager, "not made", "", Fraction(0), 0)
+            else:
+                net = nets[wager]
+                result = "wins" if net > 0 else "loses" if net < 0 else "pushes"
+                by_hand = result == "wins" and _pays_by_hand(settlement, wager)
+                key = (wager, result, o.final_hand if by_hand else "", net, stake)
             tally[key] = tally.get(key, 0) + o.deals
     lines = [WagerLine(w, r, h, net, stake, n) for (w, r, h, net, stake), n in tally.items()]
     total = sum(o.deals for o in outcomes)

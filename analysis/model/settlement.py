@@ -79,7 +79,12 @@ class Settlement:
     @property
     def fold(self) -> Fraction:
         """What a fold nets, in antes: the ante and the blind are lost."""
-        return Fraction(-1 - (self.blind is not None))
+        return sum(self.fold_nets.values(), Fraction(0))
+
+    @property
+    def fold_nets(self) -> dict[str, Fraction]:
+        """Net result of each wager a fold loses: the ante, and the blind where there is one."""
+        return {"ante": Fraction(-1)} | ({"blind": Fraction(-1)} if self.blind is not None else {})
 
     @property
     def wagers(self) -> tuple[str, ...]:

@@ -141,7 +141,7 @@ def wager_odds(outcomes: Sequence[Outcome], settlement: Settlement, play: str = 
     rows = []
     for w in wager_figures(outcomes, settlement):
         name = play if w.wager == "play" else w.wager
-        per_unit = w.expected / w.average_stake
+        per_unit = -w.house_edge
         row: dict[str, object] = {"wager": name, "definition": WAGER_DEFINITIONS[w.wager].format(play=play)}
         figures = {
             "made": Fraction(w.made, w.total),
