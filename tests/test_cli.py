@@ -258,3 +258,34 @@ def test_every_command_takes_every_game_or_says_why_not_in_one_line(cli, command
         f"`{command[0]}` takes the one-decision games so far (casino-omaha, casino-holdem)" in out.stderr
     )
     assert instead in out.stderr
+
+
+def test_the_return_table_as_csv_has_one_shape_for_every_game(cli, holdem, tmp_path):
+    import csv
+    import io
+
+    from test_streets import SMALL_GAME
+
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_GAME)
+    one = cli("report", "--game", "casino-holdem", "--format", "csv", "--no-progress")
+    many = cli("report", "--game", path, "--store", tmp_path / "store", "--format", "csv", "--no-progress")
+    rows = {name: list(csv.DictReader(io.StringIO(out.stdout))) for name, out in (("one", one), ("many", many))}
+    assert (
+        list(rows["one"][0])
+        == list(rows["many"][0])
+        == [
+            "betting ended",
+            "play bet",
+            "player's final hand",
+            "dealer",
+            "deals",
+            "probability",
+            "probability (exact)",
+            "net result (antes)",
+            "net result (exact)",
+            "contribution (antes per hand)",
+        ]
+    )
+    assert [int(r["deals"]) for r in rows["one"]] == holdem[1].decide().table.combinations.tolist()
+    assert rows["one"][1]["betting ended"] == "called at the flop" and rows["one"][1]["dealer"] == "does not qualify"

@@ -130,8 +130,10 @@ def run(args: argparse.Namespace) -> int:
                 store_checksum=engine.source.checksum if isinstance(engine.source, OutcomeStore) else None,
             )
         )
-    elif args.format == "csv":
-        print(result.table.to_csv(index=False), end="")
+    elif args.format == "csv":  # the one return table of every game, as the par sheet has it
+        from analysis.report.tables import return_table
+
+        print(return_table(result.outcomes()).to_csv(index=False), end="")
     else:
         print(format_result(result))
     return 0
