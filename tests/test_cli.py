@@ -296,3 +296,18 @@ def test_the_return_table_as_csv_has_one_shape_for_every_game(cli, holdem, tmp_p
     )
     assert [int(r["deals"]) for r in rows["one"]] == holdem[1].decide().table.combinations.tolist()
     assert rows["one"][1]["betting ended"] == "called at the flop" and rows["one"][1]["dealer"] == "does not qualify"
+
+
+def test_a_one_decision_game_file_is_solved_by_report_and_named_by_the_others(cli, tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        'name = "mine"\ntitle = "My Hold\'em"\n[cards]\nhole = 2\nhand = "best-five"\nranks = "9TJQKA"\n'
+        'suits = "cd"\n[dealer]\nqualifier = "9"\n[betting]\nflop = ["fold", "bet 2"]\n'
+        '[ante]\npays = "antewin"\ndealer_not_qualifying = "pays"\n'
+    )
+    tune = cli("tune", "--game", path, "--set", "flush=3")
+    assert tune.returncode == 2 and tune.stderr.count("\n") == 1
+    assert "My Hold'em is a one-decision game from a file: `tune` takes the shipped ones so far" in tune.stderr
+    assert f"`report --game {path}` solves it exactly" in tune.stderr
+    report = cli("report", "--game", path, "--store", tmp_path / "store", "--format", "json", "--no-progress").json()
+    assert report["decisions"].keys() == {"flop: fold", "flop: bet 2"} and report["title"] == "My Hold'em"

@@ -302,7 +302,6 @@ INSTEAD = {
     "sidebet": "`report --game GAME` gives its return table, whose final hands a side bet's pays apply to",
     "protect": "`advise` with `--board` gives one state's exact decisions",
     "enumerate": "`solve --game GAME` counts it and keeps its result store",
-    "field": "`report --game GAME` gives its exact house edge and standard deviation per hand",
 }
 
 
@@ -313,9 +312,14 @@ def one_decision_only(args: argparse.Namespace) -> str:
     from analysis.report.wording import STREET_WORDS
 
     game = load_game(args.game)
+    instead = INSTEAD.get(args.command, "`report` and `solve` take it").replace("GAME", args.game)
+    if game.single_decision:  # a designer's own one-decision file: its store is not kept yet
+        return (
+            f"{game.title} is a one-decision game from a file: `{args.command}` takes the shipped ones so far "
+            f"({', '.join(PRESETS)}); `report --game {args.game}` solves it exactly"
+        )
     *first, last = [STREET_WORDS[s] for s in game.streets]
     points = f"{', '.join(first)} and {last}" if first else last
-    instead = INSTEAD.get(args.command, "`report` and `solve` take it").replace("GAME", args.game)
     return (
         f"{game.title} decides {points}: `{args.command}` takes the one-decision games so far "
         f"({', '.join(PRESETS)}); {instead}"
