@@ -18,7 +18,7 @@ import pytest
 import analysis.engine.streets as streets
 from analysis.counting.game_tree import category_name, game_tree, hand_values
 from analysis.counting.streets import RESULTS6
-from analysis.engine.streets import StreetFigures, solve_streets
+from analysis.engine.streets import StreetFigures, count_streets_here, solve_streets
 from analysis.hands.lookup import dealer_qualifier
 from analysis.model.cards import format_card
 from analysis.model.categories import CATEGORIES
@@ -28,6 +28,7 @@ from analysis.model.payoffs import outcome_payoffs
 from analysis.model.paytable import PayTable
 from analysis.model.rules import PRESETS
 from analysis.parallel.options import RunOptions
+from analysis.store.outcome_store import shard_plan
 from analysis.strategy.street_advice import advise_street
 from exact_figures import HOLDEM_OPTIMAL_EDGE
 
@@ -101,7 +102,7 @@ def test_every_count_equals_the_game_tree_played_deal_by_deal(name, tmp_path, mo
     game = game_from_document(STRUCTURES[name], name)
     monkeypatch.setattr(streets, "CHUNK", 5)  # several kernel calls per shard
     figures = solve_streets(game, RunOptions(root=tmp_path, threads=2))
-    kept = solve_streets(game, RunOptions(threads=1), keep_states=True)  # in this process, states kept
+    kept = count_streets_here(game, threads=1)  # in this process, states kept, no store
     assert kept.counts == figures.counts and kept.decisions == figures.decisions
     counts, decisions = game_tree(game)
     assert figures.total == game.rules.total_combinations == sum(counts.values())
@@ -380,7 +381,7 @@ def test_a_solve_resumes_and_is_read_back(tmp_path):
     assert len(kept) == 1
     first = solve_streets(game, options)  # computes the shards that are missing
     again = solve_streets(game, options)  # reads them back
-    fresh = solve_streets(game, RunOptions(threads=1), keep_states=True)
+    fresh = count_streets_here(game, threads=1)
     assert first.counts == again.counts == fresh.counts
     assert first.checksum == again.checksum and first.store == again.store
 
@@ -395,6 +396,32 @@ def test_a_solve_that_keeps_states_leaves_the_store_for_the_next(tmp_path, monke
     monkeypatch.setattr(streets, "_street_shard", no_counting)
     read = solve_streets(game, RunOptions(root=tmp_path, threads=1))
     assert read.counts == kept.counts and read.checksum is not None
+
+
+def test_kept_flop_decisions_are_read_back_and_a_damaged_shard_counted_again(tmp_path, monkeypatch):
+    game = game_from_document(doc(ranks="TJQKA", suits="cdh"), "kept")
+    options = RunOptions(root=tmp_path, threads=1)
+    here = count_streets_here(game, threads=1)
+    first = solve_streets(game, options, keep_states=True)
+    assert np.array_equal(first.flop_keys, here.flop_keys) and np.array_equal(first.flop_options, here.flop_options)
+    counted = []
+    original = streets.StreetJob.count
+
+    def counting(job, flops, *args, **kwargs):
+        counted.append(len(flops))
+        return original(job, flops, *args, **kwargs)
+
+    monkeypatch.setattr(streets.StreetJob, "count", counting)
+    again = solve_streets(game, options, keep_states=True)
+    assert counted == [] and again.counts == here.counts
+    assert np.array_equal(again.flop_options, here.flop_options)
+    (shard,) = (tmp_path / "streets").glob("streets-flop-*/shard-00000.npz")
+    data = bytearray(shard.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    shard.write_bytes(bytes(data))
+    mended = solve_streets(game, options, keep_states=True)
+    assert counted == [len(shard_plan(game.rules)[0])]
+    assert np.array_equal(mended.flop_keys, here.flop_keys) and np.array_equal(mended.flop_options, here.flop_options)
 
 
 def test_advise_and_simulate_commands_play_a_game_file(cli, tmp_path):

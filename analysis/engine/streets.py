@@ -10,13 +10,14 @@ Work runs flop class by flop class, so memory stays at one chunk's states.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -36,7 +37,7 @@ from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.settlement import Settlement
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import default_root, shard_plan
-from analysis.store.result_store import ResultStore
+from analysis.store.result_store import ArrayResults, ResultStore
 from analysis.store.runs import holding, run_into_store
 
 _INT64 = 1 << 62
@@ -238,12 +239,41 @@ class StreetJob:
         }
 
     def sums(self, flops: list[FlopClass], threads: int | None = None) -> ClassSums:
-        v, classes = street_values(self.game), preflop_classes(self.game.rules)
+        return self.count(flops, threads, keep=False).sums
+
+    def count(
+        self,
+        flops: list[FlopClass],
+        threads: int | None = None,
+        keep: bool = True,
+        done: Callable[[int], object] | None = None,
+    ) -> ShardCount:
+        """The class sums of some flop classes, and with ``keep`` each state's key and flop
+        option; ``done`` is told the flop classes counted after each chunk."""
+        v, rules = street_values(self.game), self.game.rules
+        classes = preflop_classes(rules)
         sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
+        keys, choices = [], []
         for start in range(0, len(flops), CHUNK):
-            p = prepare(self.game.rules, flops[start : start + CHUNK])
-            sums.add(count_streets(p, v.river_coef, classes, threads), v)
-        return sums
+            p = prepare(rules, flops[start : start + CHUNK])
+            choice = sums.add(count_streets(p, v.river_coef, classes, threads), v)
+            if keep:
+                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+                keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
+                choices.append(choice.astype(np.int8))
+            if done is not None:
+                done(len(p.flop_cards))
+        if not keep:
+            return ShardCount(sums, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8))
+        return ShardCount(sums, np.concatenate(keys), np.concatenate(choices))
+
+
+class ShardCount(NamedTuple):
+    """A shard's class sums and, when kept, each of its states' key and flop option."""
+
+    sums: ClassSums
+    keys: np.ndarray
+    options: np.ndarray
 
 
 @dataclass
@@ -320,8 +350,9 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     """The optimal strategy of ``game`` and its exact figures. The class sums of each shard
     of flop classes are kept in a result store (``streets/`` under the store root): a run
     resumes an interrupted one, a solved game is read back, and the shards run on the
-    options' cluster when there is one. With ``keep_states`` the game is counted here,
-    in this process, and every state's flop decision is kept (for simulation and advice)."""
+    options' cluster when there is one. With ``keep_states`` every state's flop decision is
+    given too (for simulation and advice): kept in a store of their own beside the sums, so
+    they are counted once, in this process, and read back after."""
     options = options or RunOptions()
     if not isinstance(game, GameSpec):
         raise InputError(f"solve_streets: game must be a GameSpec (load_game), not {type(game).__name__}")
@@ -332,60 +363,80 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     store = ResultStore.for_job("streets", job.key(), folder)
     sizes = {i: len(flops) for i, flops in enumerate(plan)}
     if keep_states:
-        return _solve_keeping_states(job, v, classes, plan, store, sizes, options)
-    run_into_store(
-        store,
-        _street_shard,
-        {i: (job, flops) for i, flops in enumerate(plan)},
-        sizes,
-        f"{game.name}: every deal, exactly",
-        options,
-    )
+        kept = ArrayResults.for_job("streets-flop", job.key(), folder)
+        _count_keeping_states(job, plan, store, kept, sizes, options)
+    else:
+        run_into_store(
+            store,
+            _street_shard,
+            {i: (job, flops) for i, flops in enumerate(plan)},
+            sizes,
+            f"{game.name}: every deal, exactly",
+            options,
+        )
     sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
     for i in range(len(plan)):
         sums += ClassSums.from_json(store.read(i))
-    return replace(_preflop(v, classes, sums), store=store.path, checksum=store.checksum(list(range(len(plan)))))
+    figures = replace(_preflop(v, classes, sums), store=store.path, checksum=store.checksum(list(range(len(plan)))))
+    if not keep_states:
+        return figures
+    shards = [kept.read_arrays(i) for i in range(len(plan))]
+    return _with_flop_decisions(figures, [a["keys"] for a in shards], [a["options"] for a in shards])
 
 
-def _solve_keeping_states(
-    job: StreetJob,
-    v: StreetValues,
-    classes: PreflopClasses,
-    plan: list[list[FlopClass]],
-    store: ResultStore,
-    sizes: dict[int, int],
-    options: RunOptions,
-) -> StreetFigures:
-    """Count every shard in this process, keeping each state's flop decision; the shards'
-    sums are written to the job's result store too (when it is not already complete), so a
-    later solve of the same game reads them back instead of counting again."""
-    rules = job.game.rules
+def count_streets_here(game: GameSpec, threads: int | None = None) -> StreetFigures:
+    """``game`` counted and solved again in this process, every flop decision kept, no
+    store read or written: an independent recount of what the stores hold."""
+    job, v = StreetJob(game), street_values(game)
+    classes = preflop_classes(game.rules)
     total = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
     keys, choices = [], []
-    complete = store.has(sizes)
-    with ExitStack() as stack:
-        if not complete:
-            stack.enter_context(holding(store, options.show_progress(), "another run of this job is writing"))
-            store.forget_damaged()
-        bar = stack.enter_context(
-            tqdm(total=sum(sizes.values()), unit="flop", desc=job.game.name, disable=not options.show_progress())
-        )
-        for i, flops in enumerate(plan):
-            sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
-            for start in range(0, len(flops), CHUNK):
-                p = prepare(rules, flops[start : start + CHUNK])
-                choice = sums.add(count_streets(p, v.river_coef, classes, options.threads), v)
-                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
-                keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
-                choices.append(choice.astype(np.int8))
-                bar.update(len(p.flop_cards))
-            if not complete and store.size(i) < sizes[i]:
-                store.write(i, sums.to_json(), sizes[i])
-            total += sums
-    figures = _preflop(v, classes, total)
+    for flops in shard_plan(game.rules):
+        shard = job.count(flops, threads)
+        total += shard.sums
+        keys.append(shard.keys)
+        choices.append(shard.options)
+    return _with_flop_decisions(_preflop(v, classes, total), keys, choices)
+
+
+def _with_flop_decisions(figures: StreetFigures, keys: list[np.ndarray], options: list[np.ndarray]) -> StreetFigures:
+    """The figures with every state's flop option, by state key (the shards' in key order)."""
     all_keys = np.concatenate(keys)
     order = np.argsort(all_keys)
-    return replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(choices)[order])
+    return replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(options)[order])
+
+
+def _count_keeping_states(
+    job: StreetJob,
+    plan: list[list[FlopClass]],
+    store: ResultStore,
+    kept: ArrayResults,
+    sizes: dict[int, int],
+    options: RunOptions,
+) -> None:
+    """Count, in this process, every shard whose flop decisions are not kept yet, keeping
+    them and (where it lacks them) the shard's sums in the job's result store. A second
+    run of the same game waits for the first and reads what it kept."""
+    if store.has(sizes) and kept.has(sizes):
+        return
+    show = options.show_progress()
+    with ExitStack() as stack:
+        stack.enter_context(holding(kept, show, "another run of this game is keeping its flop decisions"))
+        kept.forget_damaged()
+        todo = [i for i in sizes if kept.size(i) < sizes[i] or not store.has({i: sizes[i]})]
+        if not todo:
+            return
+        if not store.has(sizes):
+            stack.enter_context(holding(store, show, "another run of this job is writing"))
+            store.forget_damaged()
+        bar = stack.enter_context(
+            tqdm(total=sum(sizes[i] for i in todo), unit="flop", desc=job.game.name, disable=not show)
+        )
+        for i in todo:
+            shard = job.count(plan[i], options.threads, done=bar.update)
+            if store.size(i) < sizes[i]:
+                store.write(i, shard.sums.to_json(), sizes[i])
+            kept.write_arrays(i, sizes[i], keys=shard.keys, options=shard.options)
 
 
 def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> StreetFigures:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from analysis.counting.game_tree import game_tree
 from analysis.engine.street_simulation import simulate_streets
-from analysis.engine.streets import StreetFigures, solve_streets
+from analysis.engine.streets import StreetFigures, count_streets_here, solve_streets
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
@@ -76,7 +76,7 @@ def verify_streets(
 
     def counted() -> StreetFigures:
         if not here:
-            here.append(solve_streets(game, replace(options, cluster=None), keep_states=True))
+            here.append(count_streets_here(game, options.threads))
         return here[0]
 
     record(guarded("counted again", lambda: _counted_again(kept, counted())))

@@ -1,5 +1,6 @@
-"""The resumable store of a protection run's shard results: small JSON files plus a
-manifest, kept and checked as the outcome store keeps its shards (:mod:`analysis.store.outcome_store`).
+"""The resumable store of a job's shard results (a protection run, a multi-street solve):
+JSON files or arrays plus a manifest, kept and checked as the outcome store keeps its
+shards (:mod:`analysis.store.outcome_store`).
 
 * One folder per job: ``<folder>/<kind>-<digest>/`` (by default ``<store root>/protection``,
   beside the outcome stores), the digest hashing the job's
@@ -8,6 +9,8 @@ manifest, kept and checked as the outcome store keeps its shards (:mod:`analysis
 * ``shard-NNNNN.json``: one shard's exact result (integers only), written to a temporary
   name and renamed; the manifest records its SHA-256, checked on every read, and its size
   (states or flop classes), so a shard computed for a shorter sampled run is extended.
+* ``shard-NNNNN.npz`` instead, for a job whose results are arrays (:class:`ArrayResults`:
+  a multi-street game's flop decision in every state), checked the same way.
 * ``manifest.json``: format, kind, key, package version, shards, and a SHA-256 of itself;
   ``.lock``: held while a run writes, so two runs of one job do not both compute it.
 
@@ -18,14 +21,18 @@ next run of the job computes exactly the shards that are missing or damaged agai
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 from analysis.store.outcome_store import default_root
 from analysis.store.shards import ShardFolder, StoreError, now, package_version
 
 FORMAT = "casino-omaha-results/2"
+_Store = TypeVar("_Store", bound="ResultStore")
 
 
 def results_folder(root: Path | None = None) -> Path:
@@ -63,7 +70,7 @@ class ResultStore(ShardFolder):
         super().__init__(path)
 
     @classmethod
-    def for_job(cls, kind: str, key: dict[str, Any], folder: Path | None = None) -> ResultStore:
+    def for_job(cls: type[_Store], kind: str, key: dict[str, Any], folder: Path | None = None) -> _Store:
         """The job's store in ``folder`` (default: ``protection/`` under the store root)."""
         folder = Path(folder) if folder is not None else results_folder()
         return cls(folder / f"{kind}-{key_digest(key)[:12]}", kind, key)
@@ -107,3 +114,21 @@ class ResultStore(ShardFolder):
         return hashlib.sha256(
             "".join(self.manifest["shards"][str(i)]["file_sha256"] for i in shards).encode()
         ).hexdigest()
+
+
+class ArrayResults(ResultStore):
+    """The shard results of a job that are arrays (one state's decision per row): each shard
+    an ``.npz`` of named arrays, kept and checked like the JSON results."""
+
+    suffix = ".npz"
+
+    def write_arrays(self, i: int, size: int, **arrays: np.ndarray) -> None:
+        """Keep shard i's arrays and their checksum."""
+        buffer = io.BytesIO()
+        np.savez(buffer, allow_pickle=False, **arrays)
+        self.write_shard_bytes(i, buffer.getvalue(), size=size)
+
+    def read_arrays(self, i: int) -> dict[str, np.ndarray]:
+        """Shard i's arrays, checked against its SHA-256 (no pickled objects are read)."""
+        with np.load(io.BytesIO(self.shard_bytes(i)), allow_pickle=False) as data:
+            return {name: data[name] for name in data.files}
