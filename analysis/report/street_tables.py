@@ -129,18 +129,6 @@ def summary_table(f: StreetFigures) -> pd.DataFrame:
     return pd.DataFrame(rows, dtype=object)
 
 
-def outcome_order(key: tuple[str, int, str, str]) -> tuple[int, int, int, int]:
-    street, multiple, category, result = key
-    streets = ["fold", "preflop", "flop", "river"]
-    results = list(RESULT_WORDS)
-    return (
-        streets.index(street),
-        -multiple,
-        -CATEGORIES.index(category) if category else 0,
-        results.index(result) if result else 0,
-    )
-
-
 def result_distribution(f: StreetFigures) -> pd.DataFrame:
     """The probability of each net result of a hand."""
     by_value: dict[Fraction, int] = {}
@@ -463,14 +451,18 @@ def street_pay_line_odds(f: StreetFigures) -> pd.DataFrame:
 
 def street_maximum_payout(f: StreetFigures) -> MaximumPayout:
     """The largest net win of one hand over the outcomes that occur, and how often."""
-    values = {k: f.value(k) for k, n in f.counts.items() if n}
-    best = max(values.values())
-    keys = sorted((k for k, v in values.items() if v == best), key=outcome_order)
+    occurring = [o for o in f.outcomes() if o.deals]
+    best = max(o.net for o in occurring)
+    top = [o for o in occurring if o.net == best]
     words = "; or ".join(
-        f"{category_words(c)} after "
-        + (f"a bet {STREET_WORDS[s]} of {ante_multiple(m)}" if m else "checking to the showdown")
-        + f", the dealer {RESULT_WORDS[r]}"
-        for s, m, c, r in keys
+        f"{category_words(o.final_hand)} after "
+        + (
+            f"a bet {STREET_WORDS[o.ended]} of {ante_multiple(o.play_bet)}"
+            if o.play_bet
+            else "checking to the showdown"
+        )
+        + f", the dealer {RESULT_WORDS[o.dealer]}"
+        for o in top
     )
-    n = sum(f.counts[k] for k in keys)
+    n = sum(o.deals for o in top)
     return MaximumPayout(words, best, n, Fraction(n, f.total), f.total / n)

@@ -62,7 +62,6 @@ from analysis.report.street_plots import (
 from analysis.report.street_tables import (
     STREET_WORDS,
     bet_share_grid,
-    outcome_order,
     street_maximum_payout,
     street_sheets,
 )
@@ -174,7 +173,7 @@ def street_plots(report: StreetReport) -> dict[str, Image]:
 
 def street_figures_digest(f: StreetFigures) -> str:
     """SHA-256 of the exact figures: every outcome's deals and exact net result."""
-    rows = [f"{k},{n},{f.value(k)}" for k, n in sorted(f.counts.items(), key=lambda kv: outcome_order(kv[0]))]
+    rows = [f"{tuple(o[:4])},{o.deals},{o.net}" for o in f.outcomes()]
     return figures_sha256([f.game.name, *rows, f"house edge,{f.house_edge}", f"variance,{f.variance}"])
 
 
