@@ -297,8 +297,7 @@ def rules_for(args: argparse.Namespace) -> Rules:
 
 #: What to do instead, for a command that plays only the one-decision games so far.
 INSTEAD = {
-    "tune": "`solve --game GAME --blind CATEGORY=PAYS` re-solves it exactly with a changed blind pay",
-    "app": "`report --game GAME --out DIR` writes its par sheet, `solve --blind` re-solves a changed pay",
+    "app": "`report --game GAME --out DIR` writes its par sheet, `tune --game GAME` re-solves a changed pay",
     "sidebet": "`report --game GAME` gives its return table, whose final hands a side bet's pays apply to",
     "protect": "`advise` with `--board` gives one state's exact decisions",
     "enumerate": "`solve --game GAME` counts it and keeps its result store",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import time
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from analysis.cli.common import (
     Subparsers,
@@ -13,13 +14,22 @@ from analysis.cli.common import (
     add_game_options,
     add_pay_options,
     engine_for,
+    game_for,
     number,
+    options_for,
     out_file,
     print_json,
 )
 from analysis.cli.report import format_result
+from analysis.engine.result import GameResult
+from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction, shown
+
+if TYPE_CHECKING:
+    from analysis.engine.solve import Solved
+    from analysis.model.paytable import PayTable
+    from analysis.tuning.street_tuner import StreetTuner
 
 NAME = "tune"
 
@@ -78,10 +88,16 @@ def parse_range(text: str, limit: int) -> list[Fraction]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from analysis.model.game import load_game
     from analysis.model.paytable import PayTable
-    from analysis.tuning.tuner import MAX_SWEEP, Tuner
+    from analysis.model.rules import PRESETS
+    from analysis.tuning.street_tuner import StreetTuner
+    from analysis.tuning.tuner import MAX_SWEEP, PayTuner, Tuner
 
-    table = PayTable.load(args.paytable)
+    streets = None
+    if args.game not in PRESETS and not load_game(args.game).single_decision:
+        streets = StreetTuner(game_for(args), options_for(args))
+    table = streets.table() if streets is not None else PayTable.load(args.paytable)
     if args.set:
         table = table.with_pays(dict(parse_assignment(a) for a in args.set), name=f"{table.name} (changed)")
     sweeps = {c: parse_range(v, MAX_SWEEP) for c, v in map(parse_assignment, args.sweep)}
@@ -89,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--target needs --vary CATEGORY")
     if args.plot and not sweeps:
         raise InputError("--plot goes with --sweep")
-    tuner = Tuner(engine_for(args), args.pays_on)
+    tuner: PayTuner = streets if streets is not None else Tuner(engine_for(args), args.pays_on)
     if sweeps:
         frame = tuner.sweep(table, **sweeps)
         if args.plot:
@@ -116,9 +132,31 @@ def run(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         result = tuner.evaluate(table)
         took = time.perf_counter() - start
-        if args.format == "json":
-            print_json(result.summary() | {"seconds": round(took, 3)})
+        summary: dict[str, int | float | str]
+        if isinstance(result, GameResult):
+            summary = result.summary()
+            text = f"{format_result(result)}\nre-optimised in {took:.2f} s"
         else:
-            print(format_result(result))
-            print(f"re-optimised in {took:.2f} s")
+            assert streets is not None  # a multi-street game's result
+            summary = {"game": streets.game.name, "wager": streets.wager, **result.exact.summary()}
+            text = f"{format_solved(streets, table, result)}\nsolved in {took:.2f} s, every decision re-optimised"
+        if args.format == "json":
+            print_json(summary | {"seconds": round(took, 3)})
+        else:
+            print(text)
     return 0
+
+
+def format_solved(tuner: StreetTuner, table: PayTable, result: Solved) -> str:
+    """A multi-street game's figures with a changed table, as text."""
+    e = result.exact
+    changed = ", ".join(f"{c} {table.pays[c]}" for c in reversed(CATEGORIES) if table.pays[c])
+    return "\n".join(
+        [
+            f"{tuner.game.title}: {tuner.wager} pays {changed}; optimal strategy",
+            f"house edge          {float(e.house_edge):.6%} per ante  (exact {e.house_edge})",
+            f"element of risk     {float(e.element_of_risk):.6%} of the total wager",
+            f"average wager       {float(e.average_wager):.6f} antes",
+            f"standard deviation  {e.standard_deviation:.6f} antes per hand",
+        ]
+    )

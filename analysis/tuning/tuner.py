@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,6 +28,7 @@ from scipy.optimize import brentq
 
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine, load_engine
+from analysis.engine.solve import Solved
 from analysis.engine.statistics import exact_figures
 from analysis.engine.strategies import Strategy
 from analysis.model.categories import CATEGORIES
@@ -55,18 +58,43 @@ def _check_categories(names: Iterable[str]) -> list[str]:
     return names
 
 
-class Tuner:
-    """Optimal play and returns of one game, for one pay convention, for any pay table."""
+class PayTuner(ABC):
+    """Sweeps and target solves of one pay table of a game, whatever engine prices it: a
+    subclass says how a table is evaluated, which decisions it leads to, and the house
+    edge as a function of one pay with those decisions held fixed (linear in the pay)."""
 
-    def __init__(self, engine: ReturnEngine, pays_on: str = "ante") -> None:
-        self.engine, self.rules, self.pays_on = engine, engine.rules, check_pays_on(pays_on)
+    @abstractmethod
+    def evaluate(self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal") -> Solved:
+        """The exact result of a pay table, the strategy re-optimised for it."""
 
-    def evaluate(self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal") -> GameResult:
-        """The return table and summary of a pay table (PayTable, CSV path, table name,
-        dict or DataFrame; None for the default) with the strategy re-optimised for it."""
-        return self.engine.decide(
-            paytable, strategy_named(strategy) if isinstance(strategy, str) else strategy, self.pays_on
-        )
+    @abstractmethod
+    def table(self, base: PayTableSpec = None) -> PayTable:
+        """The table tuned: ``base`` (None: the game's own)."""
+
+    @abstractmethod
+    def _decisions(self, table: PayTable) -> Any:
+        """What the optimal decisions for ``table`` are (compared by :meth:`_same`)."""
+
+    @abstractmethod
+    def _same(self, a: Any, b: Any) -> bool:
+        """Whether two tables' decisions give the same edge function of a pay."""
+
+    @abstractmethod
+    def _edge_with(self, decisions: Any, base: PayTable, category: str) -> Callable[[Fraction], Fraction]:
+        """House edge as a function of one pay, the decisions held fixed."""
+
+    def _first_guess(
+        self, target: Fraction, category: str, limits: tuple[Fraction, Fraction], base: PayTable
+    ) -> Fraction:
+        """Where the exact solve starts: near the root, by root finding on pays of at most 4
+        decimals (each step one evaluation)."""
+        lo, hi = limits
+
+        def gap(pay: float) -> float:
+            table = base.with_pays({category: Fraction(pay).limit_denominator(10**4)})
+            return float(self.house_edge(table) - target)
+
+        return Fraction(brentq(gap, float(lo), float(hi), xtol=1e-7)).limit_denominator(10**4) if lo < hi else lo
 
     def house_edge(self, paytable: PayTableSpec) -> Fraction:
         return self.evaluate(paytable).exact.house_edge
@@ -82,7 +110,7 @@ class Tuner:
         Returns one tidy row per pay combination: the varied pays, then house edge,
         element of risk, call rate, standard deviation and hit frequency.
         """
-        base = PayTable.load(base)
+        base = self.table(base)
         if not 1 <= len(ranges) <= 2:
             raise InputError("sweep varies one or two pays")
         _check_categories(ranges)
@@ -93,7 +121,7 @@ class Tuner:
         rows = []
         for combination in itertools.product(*values.values()):
             pays = dict(zip(values, combination))
-            s = self.evaluate(base.with_pays(pays, name=f"{base.name} sweep"), strategy).summary()
+            s = self.evaluate(base.with_pays(pays, name=f"{base.name} sweep"), strategy).exact.summary()
             rows.append({**{c: float(v) for c, v in pays.items()}, **{f: s[f] for f in SUMMARY_FIELDS}})
         return pd.DataFrame(rows)
 
@@ -116,7 +144,7 @@ class Tuner:
         the ``best`` tables closest to the target are returned. Raises ValueError when the
         target is out of reach within the bounds.
         """
-        base = PayTable.load(base)
+        base = self.table(base)
         vary = _check_categories([vary] if isinstance(vary, str) else vary)
         if not vary:
             raise InputError(f"vary names pay-table categories (known: {', '.join(CATEGORIES)})")
@@ -136,11 +164,11 @@ class Tuner:
                 f"{', '.join(f'{c} paying {float(lo):g} to {float(hi):g}' for c, (lo, hi) in limits.items())} "
                 f"the house edge ranges from {float(low_edge):.4%} to {float(high_edge):.4%}"
             )
-        found: Sequence[tuple[Mapping[str, int | Fraction], Fraction]]
+        found: list[tuple[Mapping[str, int | Fraction], Fraction]] = []
         if integer:
-            found = self._solve_integer(target, vary, limits, base)
+            found.extend(self._solve_integer(target, vary, limits, base))
         else:
-            found = [self._solve_continuous(target, vary[0], limits[vary[0]], base)]
+            found.extend(self._solve_continuous(target, vary[0], limits[vary[0]], base))
         rows = []
         for pays, edge in sorted(found, key=lambda f: abs(f[1] - target))[:best]:
             rows.append(
@@ -158,43 +186,25 @@ class Tuner:
         self, frame: pd.DataFrame, row: int = 0, base: PayTableSpec = None, name: str = "solved"
     ) -> PayTable:
         """The full pay table of one row of :meth:`solve`'s answer (exact pays)."""
-        return PayTable.load(base).with_pays(frame["exact_pays"].iloc[row], name=name)
+        return self.table(base).with_pays(frame["exact_pays"].iloc[row], name=name)
 
     def _solve_continuous(
         self, target: Fraction, category: str, limits: tuple[Fraction, Fraction], base: PayTable
-    ) -> tuple[dict[str, Fraction], Fraction]:
+    ) -> list[tuple[dict[str, Fraction], Fraction]]:
         """Exact pay in [low, high] whose re-optimised house edge equals the target."""
         lo, hi = limits
-
-        def gap(pay: float) -> float:  # root finding on pays of at most 4 decimals
-            table = base.with_pays({category: Fraction(pay).limit_denominator(10**4)})
-            return float(self.house_edge(table) - target)
-
-        guess = Fraction(brentq(gap, float(lo), float(hi), xtol=1e-7)).limit_denominator(10**4) if lo < hi else lo
+        guess = self._first_guess(target, category, limits, base)
         # while the decisions stay the same, the edge is linear in the pay: solve that piece
         # exactly, then check the decisions at the exact root (repeat if they changed)
         for _ in range(50):
-            calls = self.engine.optimal_calls(base.with_pays({category: guess}), self.pays_on)
-            edge = self._edge_with_calls(calls, base, category)
+            decisions = self._decisions(base.with_pays({category: guess}))
+            edge = self._edge_with(decisions, base, category)
             at0, slope = edge(Fraction(0)), edge(Fraction(1)) - edge(Fraction(0))
             root = guess if slope == 0 else min(max((target - at0) / slope, lo), hi)
-            if root == guess or np.array_equal(
-                self.engine.optimal_calls(base.with_pays({category: root}), self.pays_on), calls
-            ):
-                return {category: root}, edge(root)
+            if root == guess or self._same(self._decisions(base.with_pays({category: root})), decisions):
+                return [({category: root}, edge(root))]
             guess = root
         raise SolveError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
-
-    def _edge_with_calls(self, calls: np.ndarray, base: PayTable, category: str) -> Callable[[Fraction], Fraction]:
-        """House edge as a function of one pay, the decisions held fixed."""
-        combos = self.engine.combos(calls)
-        called_states = int(np.where(calls, self.engine.weight, 0).sum())
-
-        def edge(pay: Fraction) -> Fraction:
-            payoffs = outcome_payoffs(base.with_pays({category: pay}), self.rules, self.pays_on)
-            return exact_figures(combos, payoffs, self.rules, called_states).house_edge
-
-        return edge
 
     def _solve_integer(
         self, target: Fraction, vary: list[str], limits: dict[str, tuple[Fraction, Fraction]], base: PayTable
@@ -225,6 +235,41 @@ class Tuner:
             for v in {a, b}:
                 found.append(({**pays, last: v}, edge(v)))
         return found
+
+
+class Tuner(PayTuner):
+    """Optimal play and returns of one game, for one pay convention, for any pay table."""
+
+    def __init__(self, engine: ReturnEngine, pays_on: str = "ante") -> None:
+        self.engine, self.rules, self.pays_on = engine, engine.rules, check_pays_on(pays_on)
+
+    def evaluate(self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal") -> GameResult:
+        """The return table and summary of a pay table (PayTable, CSV path, table name,
+        dict or DataFrame; None for the default) with the strategy re-optimised for it."""
+        return self.engine.decide(
+            paytable, strategy_named(strategy) if isinstance(strategy, str) else strategy, self.pays_on
+        )
+
+    def table(self, base: PayTableSpec = None) -> PayTable:
+        """The table tuned: ``base`` (None: the default table)."""
+        return PayTable.load(base)
+
+    def _decisions(self, table: PayTable) -> np.ndarray:
+        return self.engine.optimal_calls(table, self.pays_on)
+
+    def _same(self, a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(np.array_equal(a, b))
+
+    def _edge_with(self, calls: np.ndarray, base: PayTable, category: str) -> Callable[[Fraction], Fraction]:
+        """House edge as a function of one pay, the decisions held fixed."""
+        combos = self.engine.combos(calls)
+        called_states = int(np.where(calls, self.engine.weight, 0).sum())
+
+        def edge(pay: Fraction) -> Fraction:
+            payoffs = outcome_payoffs(base.with_pays({category: pay}), self.rules, self.pays_on)
+            return exact_figures(combos, payoffs, self.rules, called_states).house_edge
+
+        return edge
 
 
 def solve_paytable(

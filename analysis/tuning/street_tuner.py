@@ -1,0 +1,113 @@
+"""Pay-table tuning of a game with several decision points (Ultimate Texas Hold'em, any
+designer's file): the same sweeps and exact target solves as a one-decision game, each
+table priced by an exact solve of the whole game (every decision point re-optimised).
+
+The table tuned is the game's one pay table: the blind's when the game has a blind, else
+the ante's. Each new table is counted once (a few seconds to minutes) and kept in the
+result store, so a sweep or a solve run again reads it back. A target is solved exactly:
+the optimal house edge is concave and piecewise linear in one pay (the least of the edges
+of every strategy, each linear in the pay), so Newton's step from any pay, taken on the
+counts of that pay's optimal play, reaches the exact root of the last piece in a few solves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+
+from analysis.engine.strategies import Strategy
+from analysis.engine.streets import StreetFigures, solve_streets
+from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError, SolveError
+from analysis.model.game import Blind, GameSpec
+from analysis.model.paytable import PayTable, PayTableSpec
+from analysis.parallel.options import RunOptions
+from analysis.tuning.tuner import PayTuner
+
+#: The finest step of a pay solved for (a table's pays are exact integers in the sums).
+GRID = 10**6
+#: Newton steps before a solve gives up (each is two or three exact solves of the game).
+MAX_STEPS = 12
+
+
+class StreetTuner(PayTuner):
+    """Optimal play and returns of a multi-street game for any pay table of its tuned wager."""
+
+    def __init__(self, game: GameSpec, options: RunOptions | None = None) -> None:
+        if game.blind is None and game.ante_pays is None:
+            raise InputError(f"{game.title}: no wager is paid by a table (the ante pays even money): nothing to tune")
+        self.game, self.options = game, options or RunOptions(progress=False)
+        #: the wager whose table is tuned
+        self.wager = "blind" if game.blind is not None else "ante"
+
+    def table(self, base: PayTableSpec = None) -> PayTable:
+        if base is not None:
+            return PayTable.load(base)
+        if self.game.blind is not None:
+            pays = {c: self.game.blind.pays.get(c, Fraction(0)) for c in CATEGORIES}
+            return PayTable.from_mapping(pays, name=f"{self.game.title} blind")
+        assert self.game.ante_pays is not None  # the constructor refuses a game without a table
+        return self.game.ante_pays
+
+    def game_with(self, table: PayTableSpec) -> GameSpec:
+        """The game with ``table`` as its tuned wager's pays."""
+        pays = self.table(table)
+        if self.wager == "blind":
+            blind = Blind({c: p for c, p in pays.pays.items() if p})
+            return replace(self.game, name=f"{self.game.name}*", blind=blind)
+        return replace(self.game, name=f"{self.game.name}*", ante_pays=pays)
+
+    def evaluate(self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal") -> StreetFigures:
+        if strategy != "optimal":
+            raise InputError(f"{self.game.title}: a multi-street game is tuned with the optimal strategy only")
+        return solve_streets(self.game_with(paytable), self.options)
+
+    def _solve_continuous(
+        self, target: Fraction, category: str, limits: tuple[Fraction, Fraction], base: PayTable
+    ) -> list[tuple[dict[str, Fraction], Fraction]]:
+        """The exact pay of ``target`` when it can be certified, else the two pays a
+        millionth apart that bracket it (a decision turns between them).
+
+        Newton's step from a pay, on the counts of its optimal play, gives a root r; the
+        pays a <= r <= b a millionth apart are solved (a table's pays enter the exact
+        integer sums, so their denominators stay small). When a and b play alike (the same
+        deals in every outcome), the edge is that one line on [a, b] (it is concave: at
+        least the chord, at most each strategy's line), so r is the exact root."""
+        lo, hi = limits
+        guess = min(max(base.pays[category], lo), hi)
+        for _ in range(MAX_STEPS):
+            root = self._root(self.evaluate(base.with_pays({category: guess})), target, category, base)
+            a = max(lo, Fraction(math.floor(root * GRID), GRID))
+            b = min(hi, Fraction(math.ceil(root * GRID), GRID))
+            at_a, at_b = self.evaluate(base.with_pays({category: a})), self.evaluate(base.with_pays({category: b}))
+            if at_a.counts == at_b.counts:
+                exact = self._root(at_a, target, category, base)
+                if a <= exact <= b:
+                    return [({category: exact}, self._edge_with(at_a, base, category)(exact))]
+            elif at_a.house_edge >= target >= at_b.house_edge:
+                return [({category: a}, at_a.house_edge), ({category: b}, at_b.house_edge)]
+            guess = a if at_a.house_edge < target else b
+        raise SolveError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
+
+    def _root(self, played: StreetFigures, target: Fraction, category: str, base: PayTable) -> Fraction:
+        """The pay where the edge of ``played``'s strategy (a line in the pay) is ``target``."""
+        edge = self._edge_with(played, base, category)
+        at0, slope = edge(Fraction(0)), edge(Fraction(1)) - edge(Fraction(0))
+        if slope == 0:
+            raise InputError(f"{self.game.title}: the {category} pay of the {self.wager} does not move the house edge")
+        return (target - at0) / slope
+
+    def _decisions(self, table: PayTable) -> StreetFigures:
+        return self.evaluate(table)
+
+    def _same(self, a: StreetFigures, b: StreetFigures) -> bool:
+        # the same deals ending in each outcome: the same edge as a function of any pay
+        return a.counts == b.counts
+
+    def _edge_with(self, decisions: StreetFigures, base: PayTable, category: str) -> Callable[[Fraction], Fraction]:
+        def edge(pay: Fraction) -> Fraction:
+            return replace(decisions, game=self.game_with(base.with_pays({category: pay}))).house_edge
+
+        return edge
