@@ -21,7 +21,6 @@ from analysis.cli.common import (
     print_json,
 )
 from analysis.cli.report import format_result
-from analysis.engine.result import GameResult
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction, shown
@@ -88,6 +87,7 @@ def parse_range(text: str, limit: int) -> list[Fraction]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from analysis.engine.result import GameResult
     from analysis.model.game import load_game
     from analysis.model.paytable import PayTable
     from analysis.model.rules import PRESETS
