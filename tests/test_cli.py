@@ -249,7 +249,6 @@ def test_every_shipped_game_reports_in_one_json_schema(cli, omaha, holdem, tmp_p
     ("command", "instead"),
     [
         (["app"], "`report --game ultimate-texas-holdem --out DIR` writes its par sheet"),
-        (["sidebet", "--bet", "aa-bonus"], "`report --game ultimate-texas-holdem` gives its return table"),
         (["protect", "--exposed", "1"], "`advise` with `--board` gives one state's exact decisions"),
         (["enumerate"], "`solve --game ultimate-texas-holdem` counts it"),
     ],

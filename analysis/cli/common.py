@@ -298,7 +298,6 @@ def rules_for(args: argparse.Namespace) -> Rules:
 #: What to do instead, for a command that plays only the one-decision games so far.
 INSTEAD = {
     "app": "`report --game GAME --out DIR` writes its par sheet, `tune --game GAME` re-solves a changed pay",
-    "sidebet": "`report --game GAME` gives its return table, whose final hands a side bet's pays apply to",
     "protect": "`advise` with `--board` gives one state's exact decisions",
     "enumerate": "`solve --game GAME` counts it and keeps its result store",
 }
@@ -330,7 +329,7 @@ def one_decision_only(args: argparse.Namespace) -> str:
 ONE_DECISION_OPTIONS = {
     "--paytable": lambda a: a.paytable.name != "antewin",
     "--pays-on": lambda a: a.pays_on != "ante",
-    "--strategy": lambda a: getattr(a, "strategy", "optimal") != "optimal",
+    "--strategy": lambda a: getattr(a, "strategy", None) not in (None, "optimal"),
     "--call-multiple": lambda a: a.call_multiple is not None,
     "--sidebet": lambda a: bool(getattr(a, "sidebet", None)) or getattr(a, "no_sidebets", False),
 }

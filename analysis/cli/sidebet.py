@@ -13,7 +13,9 @@ from analysis.cli.common import (
     add_game_options,
     add_pay_options,
     engine_for,
+    game_for,
     number,
+    options_for,
     positive,
     print_json,
     whole_number,
@@ -23,6 +25,7 @@ from analysis.model.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from analysis.sidebets.bet import SideBet
     from analysis.sidebets.result import SideBetResult
 
 NAME = "sidebet"
@@ -43,7 +46,7 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument(
         "--strategy",
         choices=("joint", "separate"),
-        default="joint",
+        default=None,
         help="forfeited bets: decide ante, call and side bet together (joint, default) or the main game alone",
     )
     p.add_argument("--target", type=number, help="solve for this return per unit staked (e.g. 0.95)")
@@ -60,35 +63,14 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.sidebets.bet import SideBet
-    from analysis.sidebets.returns import SideBetEngine
 
     bet = SideBet.load(args.bet)
     if (args.target is None) != (args.vary is None):
         raise InputError("--target and --vary go together")
     args.game = args.game or bet.game or "casino-omaha"
-    bets = SideBetEngine(engine_for(args), args.paytable, args.pays_on)
-    if args.target is not None:
-        from analysis.sidebets.tuning import solve_side_bet
-
-        frame = solve_side_bet(
-            bets, bet, args.target, args.vary, tuple(args.bounds), args.stake, args.meter, args.strategy
-        )
-        if args.format == "json":
-            print_json({"game": args.game, "bet": bet.name, "solutions": frame.to_dict(orient="records")})
-        else:
-            print(f"{bet.name} on {args.game}: {args.vary} for a return of {float(args.target):.4%}")
-            print(frame.drop(columns=["pays_exact", "return_exact"]).to_string(index=False))
-            for pay, ret in zip(frame["pays_exact"], frame["return_exact"]):
-                print(f"exact: {args.vary} pays {pay} -> return {ret}")
+    result, out = _street_bet(args, bet) if _multi_street(args.game) else _one_decision_bet(args, bet)
+    if result is None or out is None:  # a pay solve, printed
         return 0
-    result = bets.evaluate(bet, args.stake, args.meter, args.strategy)
-    out: dict[str, Any] = result.summary() | {"lines": result.table.to_dict(orient="records")}
-    if bet.meter is not None:
-        from analysis.sidebets.progressive import analyse_progressive
-
-        out["progressive"] = analyse_progressive(bets, bet, args.stake, args.meter, args.strategy).summary()
-    if bet.forfeit:
-        out["strategies"] = bets.compare(bet, args.stake, args.meter).to_dict(orient="records")
     floor = None
     if args.hands_per_hour is not None:
         from analysis.sidebets.floor import floor_figures, side_bet_wagers
@@ -104,8 +86,61 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _multi_street(name: str) -> bool:
+    from analysis.model.game import load_game
+    from analysis.model.rules import PRESETS
+
+    return name not in PRESETS and not load_game(name).single_decision
+
+
+def _street_bet(args: argparse.Namespace, bet: SideBet) -> tuple[SideBetResult, dict[str, Any]]:
+    """A side bet on a multi-street game: priced on its exact solve (optimal strategy)."""
+    from analysis.engine.streets import solve_streets
+    from analysis.sidebets.street_bets import street_side_bet
+
+    for flag, on in (("--target", args.target is not None), ("--meter", bet.meter is not None)):
+        if on:
+            raise InputError(f"{flag}: a pay solve and a progressive meter are for the one-decision games so far")
+    game = game_for(args)
+    result = street_side_bet(solve_streets(game, options_for(args)), bet, args.stake, args.meter)
+    return result, result.summary() | {"lines": result.table.to_dict(orient="records")}
+
+
+def _one_decision_bet(
+    args: argparse.Namespace, bet: SideBet
+) -> tuple[SideBetResult, dict[str, Any]] | tuple[None, None]:
+    """A side bet on a one-decision game, with its pay solve, meter and strategies."""
+    from analysis.sidebets.returns import SideBetEngine
+
+    strategy = args.strategy or "joint"
+    bets = SideBetEngine(engine_for(args), args.paytable, args.pays_on)
+    if args.target is not None:
+        from analysis.sidebets.tuning import solve_side_bet
+
+        frame = solve_side_bet(bets, bet, args.target, args.vary, tuple(args.bounds), args.stake, args.meter, strategy)
+        if args.format == "json":
+            print_json({"game": args.game, "bet": bet.name, "solutions": frame.to_dict(orient="records")})
+        else:
+            print(f"{bet.name} on {args.game}: {args.vary} for a return of {float(args.target):.4%}")
+            print(frame.drop(columns=["pays_exact", "return_exact"]).to_string(index=False))
+            for pay, ret in zip(frame["pays_exact"], frame["return_exact"]):
+                print(f"exact: {args.vary} pays {pay} -> return {ret}")
+        return None, None
+    result = bets.evaluate(bet, args.stake, args.meter, strategy)
+    out: dict[str, Any] = result.summary() | {"lines": result.table.to_dict(orient="records")}
+    if bet.meter is not None:
+        from analysis.sidebets.progressive import analyse_progressive
+
+        out["progressive"] = analyse_progressive(bets, bet, args.stake, args.meter, strategy).summary()
+    if bet.forfeit:
+        out["strategies"] = bets.compare(bet, args.stake, args.meter).to_dict(orient="records")
+    return result, out
+
+
 def format_sidebet(result: SideBetResult, out: dict[str, Any], floor: pd.DataFrame | None) -> str:
     """The side bet's return table and figures as text."""
+    from analysis.engine.result import GameResult
+
     t = result.table.copy()
     t["combinations"] = t["combinations"].map("{:,}".format)
     t["probability"] = t["probability"].map("{:.10f}".format)
@@ -113,9 +148,14 @@ def format_sidebet(result: SideBetResult, out: dict[str, Any], floor: pd.DataFra
     t["contribution"] = t["contribution"].map("{:+.8f}".format)
     e = result.exact
     forfeit = "forfeited when the player folds" if result.bet.forfeit else "settled whether the player folds or not"
+    main = result.main
+    played = (
+        f"pay table {main.paytable.name}, {main.strategy} strategy"
+        if isinstance(main, GameResult)
+        else "its own pays, optimal strategy"
+    )
     lines = [
-        f"{result.bet.name} ({result.bet.kind}, {forfeit}) on {result.rules.name}; main game: pay table "
-        f"{result.main.paytable.name}, {result.main.strategy} strategy"
+        f"{result.bet.name} ({result.bet.kind}, {forfeit}) on {result.rules.name}; main game: {played}"
         + (f"; meter {float(result.meter):,.2f}" if result.meter is not None else ""),
         "",
         t.drop(columns=["net", "probability_exact"]).to_string(index=False),

@@ -113,6 +113,9 @@ class StreetFigures:
     decisions: dict[tuple[str, str], int]
     preflop: pd.DataFrame = field(repr=False)
     classes: PreflopClasses = field(repr=False)
+    #: every deal by the player's final category and the dealer's result, whatever the
+    #: player does (what a side bet settled on the final hands is paid on)
+    every_deal: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
     #: canonical state keys (sorted) and the flop option each takes, when kept
     flop_keys: np.ndarray | None = field(default=None, repr=False)
     flop_options: np.ndarray | None = field(default=None, repr=False)
@@ -513,7 +516,19 @@ def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> Stree
     streets = {"preflop": pre_opts, "flop": flop_opts, "river": river}
     order = {(s, str(o)): (i, j) for i, (s, opts) in enumerate(streets.items()) for j, o in enumerate(opts)}
     decisions = {key: n for key, n in sorted(decisions.items(), key=lambda kv: order[kv[0]]) if n}
-    return StreetFigures(game=game, total=total, counts=counts, decisions=decisions, preflop=preflop, classes=classes)
+    every = pre_bet.sum(axis=0).tolist()
+    every_deal = {
+        (CATEGORIES[j // len(RESULTS6)], RESULTS6[j % len(RESULTS6)]): int(n) for j, n in enumerate(every) if n
+    }
+    return StreetFigures(
+        game=game,
+        total=total,
+        counts=counts,
+        decisions=decisions,
+        preflop=preflop,
+        classes=classes,
+        every_deal=every_deal,
+    )
 
 
 def _hole_text(cards: np.ndarray) -> str:

@@ -53,8 +53,8 @@ from analysis.model.cards import RANKS
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.files import builtin_files, csv_rows, read_csv_text
+from analysis.model.game import shipped_games
 from analysis.model.numbers import NumberLike, as_fraction, shown
-from analysis.model.rules import PRESETS
 
 KINDS = ("first-six", "final", "bad-beat")
 SETTINGS = ("bet", "kind", "forfeit", "game", "seed", "reset", "contribution", "stake")
@@ -254,8 +254,8 @@ def _settings(rows: list[tuple[int, list[str]]], where: str) -> dict[str, Any]:
             raise SideBetError(f"{where}: row {n}: setting {key!r} appears twice")
         if key == "kind" and text not in KINDS:
             raise SideBetError(f"{where}: row {n}: kind {text!r} is not one of {', '.join(KINDS)}")
-        if key == "game" and text not in PRESETS:
-            raise SideBetError(f"{where}: row {n}: unknown game {text!r} (known: {', '.join(PRESETS)})")
+        if key == "game" and text not in shipped_games():
+            raise SideBetError(f"{where}: row {n}: unknown game {text!r} (known: {', '.join(shipped_games())})")
         if key == "forfeit":
             if text.lower() not in _YES + _NO:
                 raise SideBetError(f"{where}: row {n}: forfeit is 'yes' or 'no', not {text!r}")

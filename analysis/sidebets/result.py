@@ -11,7 +11,7 @@ from math import sqrt
 import numpy as np
 import pandas as pd
 
-from analysis.engine.result import GameResult
+from analysis.engine.solve import Solved
 from analysis.model.rules import Rules
 from analysis.sidebets.bet import SideBet
 
@@ -52,7 +52,7 @@ class SideBetResult:
     table: pd.DataFrame  # the side bet's return table
     exact: SideFigures  # its figures per unit staked
     combined: CombinedFigures  # main game and side bet together, per hand in antes
-    main: GameResult
+    main: Solved  # the main game as played with the side bet
 
     def summary(self) -> dict[str, str | float | bool | None]:
         """Figures for display and JSON: floats, plus the exact values as strings."""
@@ -110,7 +110,7 @@ def side_figures(combos: list[int], nets: list[Fraction]) -> SideFigures:
 
 
 def combined_figures(
-    by_row: np.ndarray, nets: list[Fraction], payoffs: list[Fraction], stake: Fraction, main: GameResult
+    by_row: np.ndarray, nets: list[Fraction], payoffs: list[Fraction], stake: Fraction, main: Solved
 ) -> CombinedFigures:
     """The main game and the side bet together, per hand in antes: house edge, per unit
     wagered (the main game's average wager plus the side stake), standard deviation."""

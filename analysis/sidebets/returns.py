@@ -26,6 +26,7 @@ import pandas as pd
 
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.solve import Solved
 from analysis.engine.strategies import StateTerm
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -33,6 +34,7 @@ from analysis.model.numbers import NumberLike, as_fraction
 from analysis.model.outcomes import COLUMNS, ColumnKey
 from analysis.model.payoffs import outcome_payoffs, row_keys
 from analysis.model.paytable import PayTable, PayTableSpec
+from analysis.model.rules import Rules
 from analysis.sidebets.bet import SideBet, SideBetSpec
 from analysis.sidebets.counts import outcome_counts, outcome_lines, state_first_six
 from analysis.sidebets.result import SideBetResult, combined_figures, side_figures
@@ -144,7 +146,8 @@ class SideBetEngine:
                 self._counts[bet.kind] = outcome_counts(self.engine, bet.kind, main.calls)
             counts = self._counts[bet.kind]
         name = strategy if bet.forfeit else main.strategy
-        return settle(bet, counts, main, self.paytable, self.pays_on, stake, meter, name)
+        payoffs = list(outcome_payoffs(self.paytable, main.rules, self.pays_on).values())
+        return settle(bet, counts, main, main.rules, payoffs, row_keys().index(("fold", "")), stake, meter, name)
 
     def compare(self, bet: SideBetSpec, stake: NumberLike = 1, meter: NumberLike | None = None) -> pd.DataFrame:
         """A forfeited bet under both strategies: the side bet's and the combined figures."""
@@ -201,19 +204,20 @@ def line_nets(bet: SideBet, meter: Fraction | None) -> list[Fraction]:
 def settle(
     bet: SideBet,
     counts: np.ndarray,
-    main: GameResult,
-    paytable: PayTable,
-    pays_on: str,
+    main: Solved,
+    rules: Rules,
+    payoffs: list[Fraction],
+    fold: int,
     stake: Fraction,
     meter: Fraction | None,
     strategy: str,
 ) -> SideBetResult:
     """The side bet's return table and figures, and the combined ones, from the deals by
-    side outcome and main-game row."""
-    rules, keys = main.rules, row_keys()
-    n, fold = len(bet.lines), keys.index(("fold", ""))
+    side outcome and main-game row (``payoffs``: each row's net in antes; ``fold``: the
+    row of the folded deals)."""
+    n = len(bet.lines)
     lines = outcome_lines(bet)
-    by_row = np.zeros((n + 2, len(keys)), dtype=np.int64)  # lines, then "no line pays", then "forfeited"
+    by_row = np.zeros((n + 2, len(payoffs)), dtype=np.int64)  # lines, then "no line pays", then "forfeited"
     np.add.at(by_row, np.where(lines >= 0, lines, n), counts)
     if bet.forfeit:
         by_row[n + 1, fold] = by_row[:, fold].sum()
@@ -239,6 +243,5 @@ def settle(
         }
     )
     table["at_least_1_in_100m"] = [bool(c) and total / c <= GLI_ODDS for c in table["combinations"]]
-    payoffs = list(outcome_payoffs(paytable, rules, pays_on).values())
     combined = combined_figures(by_row, nets, payoffs, stake, main)
     return SideBetResult(bet, rules, strategy, stake, meter, table, side_figures(combos, nets), combined, main)

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.simulation import Simulation, Tally, dealt_batches, settle, stored_keys
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.errors import InputError
 from analysis.sidebets.result import SideBetResult
 from analysis.sidebets.returns import line_nets
 
@@ -30,7 +32,11 @@ def simulate_side_bets(
     for result in results:
         if result.rules.fingerprint() != rules.fingerprint():
             raise ValueError(f"a side bet of {result.rules.name} cannot be played on {rules.name}'s deals")
-    calls = [None if r.main.calls.all() else r.main.calls for r in results]
+    mains = [r.main for r in results]
+    if not all(isinstance(m, GameResult) for m in mains):
+        raise InputError("the side-bet simulation plays side bets on the one-decision games")
+    played = [m for m in mains if isinstance(m, GameResult)]
+    calls = [None if m.calls.all() else m.calls for m in played]
     keys = None if all(c is None for c in calls) else stored_keys(engine)
     nets = [np.array([float(v) for v in line_nets(r.bet, r.meter)] + [-1.0]) for r in results]
     lines = [r.bet.strength_lines() if r.bet.kind == "first-six" else r.bet.category_lines() for r in results]
@@ -38,8 +44,10 @@ def simulate_side_bets(
     tallies = [(Tally(), Tally()) for _ in results]
     for d in dealt_batches(rules, hands, seed, keys, batch):
         first_six = None  # the best hand of the hole cards and the flop, for every first-six bet
-        for result, per_state, net, line_of, (side_tally, both_tally) in zip(results, calls, nets, lines, tallies):
-            bet, main = result.bet, result.main
+        for result, main, per_state, net, line_of, (side_tally, both_tally) in zip(
+            results, played, calls, nets, lines, tallies
+        ):
+            bet = result.bet
             called = d.calls(per_state)
             if bet.kind == "first-six":
                 if first_six is None:
