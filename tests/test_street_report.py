@@ -213,8 +213,8 @@ def test_report_command_refuses_what_it_cannot_do(cli, tmp_path):
     assert wrong.returncode == 2 and "[cards] hole must be 2 or 3" in wrong.stderr
     pays = cli("report", "--game", "ultimate-texas-holdem", "--paytable", "madrid", "--strategy", "simple")
     assert pays.returncode == 2 and "--paytable, --strategy: only for casino-omaha and casino-holdem" in pays.stderr
-    other = cli("tune", "--game", "ultimate-texas-holdem", "--set", "flush=3")  # not yet: says why in one line
-    assert other.returncode == 2 and "`tune` takes the one-decision games so far" in other.stderr
+    other = cli("protect", "--game", "ultimate-texas-holdem", "--exposed", "1")  # not yet: says why in one line
+    assert other.returncode == 2 and "`protect` takes the one-decision games so far" in other.stderr
 
 
 # ---- the full deck ------------------------------------------------------------------------
@@ -266,6 +266,12 @@ def test_ultimate_texas_holdem_par_sheet(uth_book):
     assert "cannot be offered as it stands" not in report.html()  # the house has its edge
     wagers = report.sheets["Odds per wager"].set_index("wager")
     assert sum(Fraction(x) for x in wagers["expected_net_per_ante_exact"]) == -report.figures.house_edge
+    # its side bet, Trips, with its lines and plot
+    (trips,) = report.sheets["Side bets"].to_dict("records")
+    assert trips["bet"] == "Trips" and trips["house_edge_exact"] == "48987/2572780"
+    assert "Side bets" in book.sheetnames and "Side bet lines" in book.sheetnames
+    assert report.sheets["Side bet lines"]["combinations"].sum() == 27813810024000
+    assert "side-bet-0" in report.images and "Side bets" in report.html()
 
 
 @pytest.mark.slow

@@ -33,6 +33,7 @@ from analysis.report.sections import (
     maximum_payout_section,
     per_wager_section,
     regulation_blocks,
+    side_bet_blocks,
 )
 from analysis.report.tables import FORMULAS
 from analysis.report.wording import (
@@ -40,7 +41,6 @@ from analysis.report.wording import (
     paytable_origin,
     percent,
     shipped_paytable,
-    side_by_side,
     signed_antes,
 )
 
@@ -165,18 +165,11 @@ def _strategy(report: Report) -> tuple[Block, ...]:
 
 
 def _side_bets(report: Report) -> tuple[Block, ...]:
-    if not report.side_bets:
-        return (Paragraph("No side bets in this report.", note=True),)
-    return (
-        Paragraph(
-            'Per unit of side stake; "combined" is the main game and a side stake of one ante together, per hand in '
-            "antes. A forfeited bet is played with the joint strategy (ante, call and side bet decided together); a "
-            "progressive at its seed.",
-            note=True,
-        ),
-        Table(side_by_side(report.sheets["Side bets"], "bet")),
-        *(Plot(f"side-bet-{i}", b.bet.name) for i, b in enumerate(report.side_bets)),
-        Table(report.sheets["Side bet lines"]),
+    return side_bet_blocks(
+        report.sheets,
+        len(report.side_bets),
+        "A forfeited bet is played with the joint strategy (ante, call and side bet decided together); a "
+        "progressive at its seed.",
     )
 
 

@@ -5,15 +5,15 @@ hands, and the notice a game whose house edge is negative carries on its first p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 import pandas as pd
 
-from analysis.report.document import Block, Items, Paragraph, Subsection, Table
+from analysis.report.document import Block, Items, Paragraph, Plot, Subsection, Table
 from analysis.report.odds import MaximumPayout
 from analysis.report.regulation import RuleSection
-from analysis.report.wording import Kind, cell_text, percent, signed_antes
+from analysis.report.wording import Kind, cell_text, percent, side_by_side, signed_antes
 
 
 def regulation_blocks(sections: Sequence[RuleSection]) -> tuple[Block, ...]:
@@ -107,3 +107,20 @@ def per_wager_section(odds: pd.DataFrame) -> Subsection:
 def confidence_blocks(ranges: pd.DataFrame) -> tuple[Block, ...]:
     """The house's result after N hands: how it is computed, then the table."""
     return (Paragraph("Normal approximation; results in antes (ante = 1).", note=True), Table(ranges))
+
+
+def side_bet_blocks(sheets: Mapping[str, pd.DataFrame], bets: int, how: str) -> tuple[Block, ...]:
+    """The side bets' section: the bets side by side, each one's plot and its lines (``how``:
+    how the main game is played with them)."""
+    if not bets:
+        return (Paragraph("No side bets in this report.", note=True),)
+    return (
+        Paragraph(
+            'Per unit of side stake; "combined" is the main game and a side stake of one ante together, per hand in '
+            f"antes. {how}",
+            note=True,
+        ),
+        Table(side_by_side(sheets["Side bets"], "bet")),
+        *(Plot(f"side-bet-{i}", sheets["Side bets"]["bet"].iloc[i]) for i in range(bets)),
+        Table(sheets["Side bet lines"]),
+    )

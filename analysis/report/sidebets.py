@@ -14,10 +14,12 @@ import pandas as pd
 
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
+from analysis.engine.streets import StreetFigures
 from analysis.sidebets.bet import SideBetSpec, shipped_sidebets
 from analysis.sidebets.progressive import analyse_progressive
 from analysis.sidebets.result import SideBetResult
 from analysis.sidebets.returns import SideBetEngine
+from analysis.sidebets.street_bets import street_side_bet
 
 _NAN = float("nan")
 
@@ -29,29 +31,10 @@ def side_bet_tables(
     game) played with the main game of ``result``."""
     bet_specs: list[SideBetSpec] = [*shipped_sidebets(result.rules.name)] if specs is None else list(specs)
     bets = SideBetEngine(engine, result.paytable, result.pays_on, main=result)
-    rows, lines, results = [], [], []
+    rows, results = [], []
     for spec in bet_specs:
         r = bets.evaluate(spec)
-        e, c = r.exact, r.combined
-        row: dict[str, str | float | None] = {
-            "bet": r.bet.name,
-            "kind": r.bet.kind,
-            "forfeited_on_fold": "yes" if r.bet.forfeit else "no",
-            "strategy": r.strategy,
-            "house_edge": float(e.house_edge),
-            "house_edge_exact": str(e.house_edge),
-            "return": float(e.player_return),
-            "hit_frequency": float(e.hit_frequency),
-            "standard_deviation": e.standard_deviation,
-            "call_rate": float(r.main.exact.call_rate),
-            "combined_house_edge_per_hand": float(c.house_edge),
-            "combined_house_edge_exact": str(c.house_edge),
-            "combined_per_unit_wagered": float(c.per_unit_wagered),
-            "combined_house_edge_separate": _NAN,
-            "meter": _NAN,
-            "break_even_meter": _NAN,
-            "long_run_return": _NAN,
-        }
+        row = side_bet_row(r)
         if r.bet.forfeit:
             row["combined_house_edge_separate"] = float(bets.evaluate(spec, strategy="separate").combined.house_edge)
         if r.bet.meter is not None:
@@ -59,6 +42,45 @@ def side_bet_tables(
             row |= {"meter": p["meter"], "break_even_meter": p["break_even_meter"] or _NAN}
             row["long_run_return"] = p["long_run_return"]
         rows.append(row)
-        lines.append(r.table.assign(bet=r.bet.name)[["bet", *r.table.columns]])
         results.append(r)
-    return pd.DataFrame(rows), (pd.concat(lines, ignore_index=True) if lines else pd.DataFrame()), results
+    return pd.DataFrame(rows), side_bet_lines(results), results
+
+
+def street_side_bet_tables(
+    figures: StreetFigures, specs: Iterable[SideBetSpec] | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, list[SideBetResult]]:
+    """(summary, lines, results) of the side bets ``specs`` (default: those that ship for the
+    game) on a solved multi-street game, played with its optimal strategy."""
+    bet_specs = [*shipped_sidebets(figures.game.name)] if specs is None else list(specs)
+    results = [street_side_bet(figures, spec) for spec in bet_specs]
+    return pd.DataFrame([side_bet_row(r) for r in results]), side_bet_lines(results), results
+
+
+def side_bet_row(r: SideBetResult) -> dict[str, str | float | None]:
+    """A side bet's summary row (the separate strategy and the meter's figures left blank)."""
+    e, c = r.exact, r.combined
+    return {
+        "bet": r.bet.name,
+        "kind": r.bet.kind,
+        "forfeited_on_fold": "yes" if r.bet.forfeit else "no",
+        "strategy": r.strategy,
+        "house_edge": float(e.house_edge),
+        "house_edge_exact": str(e.house_edge),
+        "return": float(e.player_return),
+        "hit_frequency": float(e.hit_frequency),
+        "standard_deviation": e.standard_deviation,
+        "call_rate": float(r.main.exact.call_rate),
+        "combined_house_edge_per_hand": float(c.house_edge),
+        "combined_house_edge_exact": str(c.house_edge),
+        "combined_per_unit_wagered": float(c.per_unit_wagered),
+        "combined_house_edge_separate": _NAN,
+        "meter": _NAN,
+        "break_even_meter": _NAN,
+        "long_run_return": _NAN,
+    }
+
+
+def side_bet_lines(results: list[SideBetResult]) -> pd.DataFrame:
+    """Every bet's return table, one after the other, each row named by its bet."""
+    lines = [r.table.assign(bet=r.bet.name)[["bet", *r.table.columns]] for r in results]
+    return pd.concat(lines, ignore_index=True) if lines else pd.DataFrame()

@@ -51,7 +51,10 @@ from analysis.report.sections import (
     maximum_payout_section,
     per_wager_section,
     regulation_blocks,
+    side_bet_blocks,
 )
+from analysis.report.sidebet_plots import plot_side_bet
+from analysis.report.sidebets import street_side_bet_tables
 from analysis.report.street_examples import StreetExample, street_examples, street_examples_table
 from analysis.report.street_plots import (
     plot_bet_share_grid,
@@ -66,6 +69,7 @@ from analysis.report.street_tables import (
     street_sheets,
 )
 from analysis.report.wording import percent
+from analysis.sidebets.result import SideBetResult
 
 
 @dataclass
@@ -79,6 +83,7 @@ class StreetReport:
     sheets: dict[str, pd.DataFrame] = field(default_factory=dict)
     images: dict[str, Image] = field(default_factory=dict)
     examples: tuple[StreetExample, ...] = ()
+    side_bets: list[SideBetResult] = field(default_factory=list)
 
     @property
     def stem(self) -> str:
@@ -121,7 +126,9 @@ def build_street_report(
     report.examples = street_examples(figures)
     sheets = street_sheets(spec, figures, path)
     metadata = sheets.pop("Metadata")  # stays the last sheet
-    report.sheets = sheets | {"Worked examples": street_examples_table(report.examples), "Metadata": metadata}
+    summary, lines, report.side_bets = street_side_bet_tables(figures)
+    bets = {"Side bets": summary, "Side bet lines": lines} if report.side_bets else {}
+    report.sheets = sheets | {"Worked examples": street_examples_table(report.examples)} | bets | {"Metadata": metadata}
     report.images = street_plots(report)
     return report
 
@@ -168,7 +175,7 @@ def street_plots(report: StreetReport) -> dict[str, Image]:
         plots["preflop"] = image(
             plot_bet_share_grid(bet_share_grid(report.figures), f"{title}: share of hands that bet before the flop")
         )
-    return plots
+    return plots | {f"side-bet-{i}": image(plot_side_bet(b)) for i, b in enumerate(report.side_bets)}
 
 
 def street_figures_digest(f: StreetFigures) -> str:
@@ -317,6 +324,15 @@ def street_document(report: StreetReport) -> Document:
             (Plot("decisions", "How often each option is taken"), Table(s["Decisions"])),
         ),
         Section("strategy", "Pre-flop strategy", strategy),
+        Section(
+            "side-bets",
+            "Side bets",
+            side_bet_blocks(
+                s,
+                len(report.side_bets),
+                "A bet lost on a fold is played with the game's optimal strategy; the others do not depend on it.",
+            ),
+        ),
         Section("method", "Method and verification", _method(report)),
         Section("metadata", "Run metadata", (Table(s["Metadata"]),)),
     )
