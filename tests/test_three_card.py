@@ -8,8 +8,9 @@ from math import comb
 
 import numpy as np
 
-from analysis.hands.three_card import THREE_CARD_CATEGORIES, high_card_floor, three_card_category, three_card_values
+from analysis.hands.three_card import high_card_floor, three_card_category, three_card_values
 from analysis.model.cards import parse_cards
+from analysis.model.categories import THREE_CARD_CATEGORIES
 
 HANDS = np.array(list(combinations(range(52), 3)))
 

@@ -7,6 +7,7 @@ A hand's *value* is an int, bigger is better and equal for hands of equal value:
 significant first (the three ranks of a high card or flush; the pair's rank then the
 kicker; the top card of a straight, the 3 for A-2-3; the rank of three of a kind).
 
+>>> from analysis.model.categories import THREE_CARD_CATEGORIES
 >>> [THREE_CARD_CATEGORIES[c] for c in three_card_category(three_card_values([[48, 45, 40], [51, 47, 43], [0, 4, 51]]))]
 ['straight', 'straight_flush', 'straight']
 >>> int(three_card_values([[50, 0, 4]])[0]) < int(three_card_values([[48, 49, 0]])[0])
@@ -20,9 +21,6 @@ from numpy.typing import ArrayLike
 
 from analysis.hands.evaluate import as_card_array
 
-#: The three-card categories, weakest first; the index is the category code of a value.
-#: The names are those of five-card poker, so a pay table names them the same way.
-THREE_CARD_CATEGORIES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush")
 HIGH, PAIR, FLUSH, STRAIGHT, TRIPS, STRAIGHT_FLUSH = range(6)
 #: The span of one category's values (three ranks of 13).
 CATEGORY_SPAN = 13**3
@@ -56,7 +54,7 @@ def three_card_values(cards: ArrayLike) -> np.ndarray:
 
 
 def three_card_category(values: ArrayLike) -> np.ndarray:
-    """The category code (index into :data:`THREE_CARD_CATEGORIES`) of each value."""
+    """The category code (index into analysis.model.categories.THREE_CARD_CATEGORIES) of each value."""
     return np.asarray(values, dtype=np.int64) // CATEGORY_SPAN
 
 
