@@ -23,7 +23,7 @@ from analysis.counting.symmetry import canonical_codes, suit_permutations
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.hands.three_card import high_card_floor, three_card_category, three_card_values
-from analysis.model.cards import format_cards
+from analysis.model.cards import format_cards, parse_cards
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec
 from analysis.model.no_board import HandBet, NoBoard
@@ -98,6 +98,16 @@ class NoBoardFigures:
             return street != "fold", -multiple, hand, RESULTS6.index(result) if result else 0
 
         return [Outcome(*k, n, self.value(k)) for k, n in sorted(self.counts.items(), key=lambda kv: order(kv[0]))]
+
+    def evs(self, cards: str) -> dict[str, Fraction]:
+        """The exact expected net result of each option of one player hand given as text
+        (``"Qh 6d 4c"``), in antes per hand, in the options' order (the first best is taken)."""
+        hand = parse_cards(cards, _no_board(self.game).hole, "the player's hand")
+        if set(hand) - set(self.game.rules.deck):
+            raise InputError(f"{cards[:40]!r}: a card that is not in {self.game.title}'s deck")
+        code = canonical_codes(np.array([hand]), suit_permutations(self.game.rules.suits))[0]
+        row = self.strategy.loc[self.strategy["code"] == code].iloc[0]
+        return {str(o): row[f"EV({o})"] for o in self.game.preflop}
 
     def play_bets(self, hands: np.ndarray) -> np.ndarray:
         """The strategy's play bet in antes (0: fold) of each row of player cards."""
@@ -174,14 +184,14 @@ def solve_no_board(game: GameSpec) -> NoBoardFigures:
 
 
 def weakest_played(figures: NoBoardFigures) -> str:
-    """The weakest hand the strategy plays (a hand of its class): the sheet's "plays X or
-    better" when every better hand is played too (else an error says the strategy is no
-    threshold)."""
+    """The ranks of the weakest hand the strategy plays ("Q-6-4"): the sheet's "plays Q-6-4
+    or better", when every better hand is played too, whatever its suits (else an error says
+    the strategy is no such threshold)."""
     played = figures.strategy["option"] != "fold"
     ranks = np.flatnonzero(played.to_numpy())
     if len(ranks) == 0 or not played.iloc[: ranks[-1] + 1].all():
         raise InputError(f"{figures.game.title}: the strategy is not 'play this hand or better'")
-    return str(figures.strategy["hand"].iloc[ranks[-1]])
+    return "-".join(card[0] for card in str(figures.strategy["hand"].iloc[ranks[-1]]).split())
 
 
 def _no_board(game: GameSpec) -> NoBoard:

@@ -93,8 +93,10 @@ class Settlement:
 
     @property
     def wagers(self) -> tuple[str, ...]:
-        """The wagers a hand starts or ends with: ante, blind when there is one, play."""
-        return ("ante", "blind", "play") if self.blind is not None else ("ante", "play")
+        """The wagers a hand starts or ends with: ante, blind when there is one, play; and
+        the ante bonus where there is one (a pay on the ante's stake, no stake of its own)."""
+        bonus = ("ante_bonus",) if self.ante_bonus is not None else ()
+        return (("ante", "blind", "play") if self.blind is not None else ("ante", "play")) + bonus
 
     def wager_nets(self, category: str, qualifies: bool, sign: int, multiple: int) -> dict[str, Fraction]:
         """Net result of each wager, in antes, of a showdown with a play bet of ``multiple``
