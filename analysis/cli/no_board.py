@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 
 def no_board_json(f: NoBoardFigures, by_hand: bool = False) -> dict[str, object]:
-    """The result in the one schema; ``by_hand``: the decision of every class of hands too."""
+    """``solve``'s result: the one schema, then the weakest hand played, the bets on the
+    player's hand alone and, with ``by_hand``, the decision of every class of hands."""
     from analysis.engine.no_board import weakest_played
 
     game = f.game
@@ -31,10 +32,27 @@ def no_board_json(f: NoBoardFigures, by_hand: bool = False) -> dict[str, object]
         f.decisions,
         f.outcomes(),
         game.settlement,
-        qualifier=game.no_board.qualifier_phrase if game.no_board is not None else "",
         weakest_played=weakest_played(f),
         hand_bets=hand_bets,
         **extra,
+    )
+
+
+def no_board_report_json(f: NoBoardFigures) -> dict[str, object]:
+    """``report``'s result: the keys of every game's report, no more."""
+    game = f.game
+    return result_json(
+        game.name,
+        game.title,
+        "optimal",
+        f.exact,
+        f.decisions,
+        f.outcomes(),
+        game.settlement,
+        paytable=game.ante_pays.name if game.ante_pays is not None else "even money",
+        pays_on="ante",
+        qualifier=game.no_board.qualifier_phrase if game.no_board is not None else "",
+        store_checksum=None,  # counted afresh in a fraction of a second: no store is kept
     )
 
 

@@ -178,7 +178,7 @@ def run_streets(args: argparse.Namespace) -> int:
 def run_no_board(args: argparse.Namespace) -> int:
     """A game without a board: its exact figures, the decision of every hand and its return
     table; its par sheet as documents is not written yet (one line says so)."""
-    from analysis.cli.no_board import no_board_json, no_board_lines
+    from analysis.cli.no_board import no_board_lines, no_board_report_json
     from analysis.engine.no_board import solve_no_board
     from analysis.model.errors import InputError
     from analysis.model.game import load_game
@@ -195,7 +195,7 @@ def run_no_board(args: argparse.Namespace) -> int:
         raise InputError(f"{game.title}: --qualifier is for the board games; change its game file")
     f = solve_no_board(game)
     if args.format == "json":
-        print_json(no_board_json(f))
+        print_json(no_board_report_json(f))
     elif args.format == "csv":
         table = return_table(f.outcomes(), play="play")
         table["betting ended"] = table["betting ended"].replace("bet before the flop", "played")  # no flop to name
