@@ -13,6 +13,7 @@ from test_solve import check_shape
 import analysis
 from analysis.engine.no_board import weakest_played
 from analysis.engine.no_board_simulation import deal_nets, sample_no_board
+from analysis.engine.streets import solve_streets
 from analysis.hands.three_card import three_card_values
 from analysis.model.cards import parse_cards
 from analysis.model.errors import InputError
@@ -71,12 +72,26 @@ def test_the_strategy_plays_q_6_4_or_better_and_ties_go_to_the_fold(tcp):
     assert tcp.decisions[("preflop", "bet 1")] == int(s.loc[s["option"] == "bet 1", "hands"].sum()) * 18_424
 
 
-def test_every_deal_of_a_small_deck_settled_by_its_own_code():
+SMALL = {"hole": 3, "board": 0, "hand": "three-card", "ranks": "2346JQA", "suits": "cdh"}
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {  # another qualifier, the ante pushed and the play bet in action against it, two play bets
+            "dealer": {"qualifier": "king-high"},
+            "betting": {"preflop": ["fold", "bet 1", "bet 3"]},
+            "ante": {"dealer_not_qualifying": "push", "bonus": {"three_of_a_kind": 2, "flush": 1}},
+            "play": {"dealer_not_qualifying": "action"},
+        },
+    ],
+    ids=["three card poker", "king high, ante pushed, play in action, bet 1 or 3"],
+)
+def test_every_deal_of_a_small_deck_settled_by_its_own_code(changes):
     """1,330 player hands x 816 dealer hands, each settled by the sampler's own code with the
     solved strategy: the same expected value and variance, exactly."""
-    game = game_from_document(
-        doc(cards={"hole": 3, "board": 0, "hand": "three-card", "ranks": "2346JQA", "suits": "cdh"}), "small"
-    )
+    game = game_from_document(doc(cards=SMALL, **changes), "small")
     solved = analysis.solve(game)
     deck = list(game.rules.deck)
     players, dealers = [], []
@@ -91,7 +106,7 @@ def test_every_deal_of_a_small_deck_settled_by_its_own_code():
     assert len(nets) == solved.exact.deals == 1330 * 816
     assert Fraction(total, len(nets)) == solved.exact.ev
     assert Fraction(squares, len(nets)) - solved.exact.ev**2 == solved.exact.variance
-    assert 0 < solved.exact.call_rate < 1
+    assert 0 < solved.exact.call_rate < 1 and len(solved.decisions) == len(game.preflop)  # every option taken
     assert {o.dealer for o in solved.outcomes()} >= {"noqual_win", "win", "tie", "loss"}
 
 
@@ -129,6 +144,8 @@ def test_the_board_games_load_as_before():
         assert (game.no_board is None) == (name != "three-card-poker")
         if game.no_board is None:
             assert game.settlement.ante_bonus is None
+    with pytest.raises(InputError, match="Three Card Poker has no board: solve it with analysis.solve"):
+        solve_streets(load_game("three-card-poker"))
     holdem = {
         "name": "h",
         "cards": {"hole": 2, "hand": "best-five"},
