@@ -177,7 +177,9 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     fold = cli("advise", "--game", "three-card-poker", "Qs 6s 3c", "--format", "json").json()
     assert (play["best"], fold["best"]) == ("bet 1", "fold")
     assert Fraction(play["evs"]["bet 1"]) > -1 > Fraction(fold["evs"]["bet 1"])
-    for command in (["simulate"], ["verify"], ["tune"], ["report", "--out", "sheet"]):
+    sim = cli("simulate", "--game", "three-card-poker", "--hands", "100000", "--seed", "3", "--format", "json").json()
+    assert sim["exact_house_edge"] == float(Fraction(solved["house_edge_exact"])) and abs(sim["z"]) < 4
+    for command in (["verify"], ["tune"], ["report", "--out", "sheet"]):
         run = cli(*command, "--game", "three-card-poker")
         assert run.returncode == 2 and "Three Card Poker has no board:" in run.stderr
         assert len(run.stderr.splitlines()) == 1

@@ -327,7 +327,7 @@ def one_decision_only(args: argparse.Namespace) -> str:
 
 
 #: The commands that take a game without a board (Three Card Poker) so far.
-NO_BOARD_COMMANDS = ("solve", "report", "advise", "games")
+NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
 
 
 def refuse_without_board(args: argparse.Namespace) -> None:
