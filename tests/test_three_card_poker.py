@@ -3,10 +3,13 @@ the strategy, every deal of a small deck settled by code of its own, and sampled
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from test_solve import check_shape
 
@@ -179,7 +182,21 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     assert Fraction(play["evs"]["bet 1"]) > -1 > Fraction(fold["evs"]["bet 1"])
     sim = cli("simulate", "--game", "three-card-poker", "--hands", "100000", "--seed", "3", "--format", "json").json()
     assert sim["exact_house_edge"] == float(Fraction(solved["house_edge_exact"])) and abs(sim["z"]) < 4
-    for command in (["verify"], ["tune"], ["report", "--out", "sheet"]):
+    for command in (["verify"], ["tune"], ["protect", "--exposed", "1"]):
         run = cli(*command, "--game", "three-card-poker")
         assert run.returncode == 2 and "Three Card Poker has no board:" in run.stderr
         assert len(run.stderr.splitlines()) == 1
+
+
+def test_the_par_sheet_in_words(cli, tmp_path):
+    run = cli("report", "--game", "three-card-poker", "--out", tmp_path / "sheet")
+    assert run.returncode == 0, run.stderr
+    stem = tmp_path / "sheet" / "three-card-poker-optimal-par-sheet"
+    assert all(Path(f"{stem}.{ext}").stat().st_size > 0 for ext in ("xlsx", "html", "pdf"))
+    sheets = pd.read_excel(f"{stem}.xlsx", sheet_name=None)
+    assert {"Summary", "Rules", "Strategy", "Return table", "Odds per wager", "Bets on the hand"} <= set(sheets)
+    page = Path(f"{stem}.html").read_text()
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
+    assert "play Q-6-4 or better" in text and "3.3730%" in text and "686689/20358520" in text
+    assert "king, ace, two is not a straight" in text and "queen high or better" in text
+    assert not re.search(r"\b\w+_\w+\b|bet 1|preflop|before the flop", text)  # in words: no identifiers

@@ -177,7 +177,7 @@ def run_streets(args: argparse.Namespace) -> int:
 
 def run_no_board(args: argparse.Namespace) -> int:
     """A game without a board: its exact figures, the decision of every hand and its return
-    table; its par sheet as documents is not written yet (one line says so)."""
+    table; with ``--out`` its par sheet (workbook, page, PDF)."""
     from analysis.cli.no_board import no_board_lines, no_board_report_json
     from analysis.engine.no_board import solve_no_board
     from analysis.model.errors import InputError
@@ -185,15 +185,17 @@ def run_no_board(args: argparse.Namespace) -> int:
     from analysis.report.tables import return_table
 
     game = load_game(args.game)
-    if args.out is not None:
-        raise InputError(
-            f"{game.title} has no board: its par sheet as documents (--out) is not written yet; "
-            "`report --format json` and `--format csv` give its figures and return table"
-        )
     game_for(args)  # refuses, in one line, the options of the one-decision games
     if args.qualifier is not None:
         raise InputError(f"{game.title}: --qualifier is for the board games; change its game file")
     f = solve_no_board(game)
+    if args.out is not None:
+        from analysis.report.no_board import write_no_board_report
+
+        written = write_no_board_report(f, _game_file(args.game), args.out)
+        print("\n".join(no_board_lines(f)[:3]))
+        print(f"par sheet written to {written.workbook.parent}/\n" + "\n".join(f"  {p}" for p in written))
+        return 0
     if args.format == "json":
         print_json(no_board_report_json(f))
     elif args.format == "csv":

@@ -90,8 +90,8 @@ def wager_figures(outcomes: Sequence[Outcome], settlement: Settlement) -> list[W
             category = o.final_hand or CATEGORIES[0]  # a row over every hand: its wagers settle alike for each
             nets = settlement.wager_nets(category, qualifies, sign, o.play_bet)
         for wager in settlement.wagers:
-            stake = {"play": o.play_bet, "ante_bonus": 0}.get(wager, 1)  # the bonus is paid on the ante
-            if wager not in nets or (stake == 0 and wager == "play"):  # a fold, or a check, puts up no play bet
+            stake = o.play_bet if wager == "play" else 1  # the ante bonus: per ante of a hand that plays
+            if wager not in nets or stake == 0:  # a fold, or a check to the showdown, puts up no play bet
                 key = (wager, "not made", "", Fraction(0), 0)
             else:
                 net = nets[wager]
