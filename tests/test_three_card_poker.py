@@ -200,3 +200,18 @@ def test_the_par_sheet_in_words(cli, tmp_path):
     assert "play Q-6-4 or better" in text and "3.3730%" in text and "686689/20358520" in text
     assert "king, ace, two is not a straight" in text and "queen high or better" in text
     assert not re.search(r"\b\w+_\w+\b|bet 1|preflop|before the flop", text)  # in words: no identifiers
+
+
+def test_an_exact_tie_folds():
+    """On a deck of 2 to 6, queen, king and ace in two suits, king-six-four unsuited plays to an
+    expected -1 ante exactly, as folding does (its dealer hands settled one by one by the
+    sampler's own code say so too): the option that risks less, the fold, is taken."""
+    cards = {"hole": 3, "board": 0, "hand": "three-card", "ranks": "23456QKA", "suits": "cd"}
+    game = game_from_document(doc(cards=cards), "small")
+    solved = analysis.solve(game)
+    assert solved.evs("Kd 6c 4c") == {"fold": -1, "bet 1": -1}
+    assert solved.play_bets(np.array([parse_cards("Kd 6c 4c")]))[0] == 0
+    hand = parse_cards("Kd 6c 4c")
+    others = np.array(list(combinations([c for c in game.rules.deck if c not in hand], 3)))
+    nets = deal_nets(game, np.repeat([hand], len(others), axis=0), others, np.ones(len(others), dtype=np.int64))
+    assert Fraction(int(nets.sum()), len(others)) == -1
