@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
     try:
+        from analysis.cli.common import refuse_without_board
+
+        refuse_without_board(args)
         code = args.run(args)
         sys.stdout.flush()
         return code

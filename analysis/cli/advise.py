@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from analysis.cli.common import Subparsers, add_format, add_game_options, add_pay_options, print_json, rules_for
 
 if TYPE_CHECKING:
+    from analysis.model.game import GameSpec
     from analysis.strategy.advice import Advice
 
 NAME = "advise"
@@ -99,6 +100,8 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.flop is not None and args.board is not None:
         raise InputError("give --flop (the flop decision) or --board (the river decision), not both")
     game = load_game(args.game)
+    if game.no_board is not None:
+        return _run_no_board(args, game)
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
     board = args.board or args.flop or ""
@@ -110,5 +113,24 @@ def run_streets(args: argparse.Namespace) -> int:
     print(f"{game.title}: hole {a.hole}{', board ' + a.board if a.board else ''} ({a.street} decision)")
     for option, ev in a.evs.items():
         mark = "  <- best" if option == a.best else ""
+        print(f"  EV({option}) {float(ev):+.6f} antes  (exact {ev}){mark}")
+    return 0
+
+
+def _run_no_board(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game without a board: the exact EV of each option of the player's hand."""
+    from analysis.engine.no_board import solve_no_board
+    from analysis.model.errors import InputError
+
+    if args.flop is not None or args.board is not None or args.qualifier is not None:
+        raise InputError(f"{game.title} has no board: give the player's hand only (no --flop, --board, --qualifier)")
+    evs = solve_no_board(game).evs(args.hole)
+    best = max(evs, key=lambda o: evs[o])  # the first best: options are in the order of their risk
+    if args.format == "json":
+        print_json({"game": game.name, "street": "preflop", "hole": args.hole, "board": "", "evs": evs, "best": best})
+        return 0
+    print(f"{game.title}: hand {args.hole} (the one decision)")
+    for option, ev in evs.items():
+        mark = "  <- best" if option == best else ""
         print(f"  EV({option}) {float(ev):+.6f} antes  (exact {ev}){mark}")
     return 0

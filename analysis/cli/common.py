@@ -324,6 +324,27 @@ def one_decision_only(args: argparse.Namespace) -> str:
     )
 
 
+#: The commands that take a game without a board (Three Card Poker) so far.
+NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
+
+
+def refuse_without_board(args: argparse.Namespace) -> None:
+    """One line, before any work, when ``args.command`` does not take the game without a
+    board that ``args.game`` names yet."""
+    game = getattr(args, "game", None)
+    if args.command in NO_BOARD_COMMANDS or not isinstance(game, (str, Path)) or game in PRESETS:
+        return
+    from analysis.model.game import load_game
+
+    spec = load_game(game)
+    if spec.no_board is not None:
+        raise InputError(
+            f"{spec.title} has no board: `{args.command}` does not take such a game yet; "
+            f"`solve --game {game}` gives its exact figures and strategy, `advise --game {game} CARDS` "
+            "the decision of a hand"
+        )
+
+
 #: The options that only the one-decision games take (a game file states its own pays
 #: and is played with the optimal strategy), by flag and by what the flag's absence reads.
 ONE_DECISION_OPTIONS = {

@@ -21,6 +21,20 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for name, path in shipped_games().items():
         g = load_game(name)
+        if g.no_board is not None:
+            rows.append(
+                {
+                    "name": name,
+                    "title": g.title,
+                    "hole cards": g.no_board.hole,
+                    "hand": f"all {g.no_board.hole} cards, no board ({g.no_board.ranking} ranking)",
+                    "qualifier": g.no_board.qualifier_phrase,
+                    "decisions": "; ".join(f"{s}: {', '.join(map(str, o))}" for s, o in g.streets.items()),
+                    "engine": "hand by hand (solve)",
+                    "file": str(path),
+                }
+            )
+            continue
         rows.append(
             {
                 "name": name,

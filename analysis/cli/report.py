@@ -89,12 +89,12 @@ def format_result(result: GameResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from analysis.model.game import game_title
+    from analysis.model.game import game_title, load_game
     from analysis.model.paytable import PayTable
     from analysis.model.rules import PRESETS
 
     if args.game not in PRESETS:
-        return run_streets(args)
+        return run_no_board(args) if load_game(args.game).no_board is not None else run_streets(args)
     from analysis.store.outcome_store import OutcomeStore
     from analysis.strategy.registry import strategy_named
 
@@ -172,6 +172,38 @@ def run_streets(args: argparse.Namespace) -> int:
         print(report.sheets["Return table"].to_csv(index=False), end="")
     else:
         print(format_streets(report))
+    return 0
+
+
+def run_no_board(args: argparse.Namespace) -> int:
+    """A game without a board: its exact figures, the decision of every hand and its return
+    table; with ``--out`` its par sheet (workbook, page, PDF)."""
+    from analysis.cli.no_board import no_board_lines, no_board_report_json
+    from analysis.engine.no_board import solve_no_board
+    from analysis.model.errors import InputError
+    from analysis.model.game import load_game
+    from analysis.report.tables import return_table
+
+    game = load_game(args.game)
+    game_for(args)  # refuses, in one line, the options of the one-decision games
+    if args.qualifier is not None:
+        raise InputError(f"{game.title}: --qualifier is for the board games; change its game file")
+    f = solve_no_board(game)
+    if args.out is not None:
+        from analysis.report.no_board import write_no_board_report
+
+        written = write_no_board_report(f, _game_file(args.game), args.out)
+        print("\n".join(no_board_lines(f)[:3]))
+        print(f"par sheet written to {written.workbook.parent}/\n" + "\n".join(f"  {p}" for p in written))
+        return 0
+    if args.format == "json":
+        print_json(no_board_report_json(f))
+    elif args.format == "csv":
+        table = return_table(f.outcomes(), play="play")
+        table["betting ended"] = table["betting ended"].replace("bet before the flop", "played")  # no flop to name
+        print(table.to_csv(index=False), end="")
+    else:
+        print("\n".join(no_board_lines(f, by_hand=True)))
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from analysis.cli.common import (
     Subparsers,
@@ -14,6 +15,9 @@ from analysis.cli.common import (
     print_json,
     seed,
 )
+
+if TYPE_CHECKING:
+    from analysis.model.game import GameSpec
 
 NAME = "simulate"
 
@@ -74,6 +78,8 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.strategy != "optimal" or args.paytable.name != "antewin" or args.pays_on != "ante":
         raise InputError("--strategy, --paytable and --pays-on are for casino-omaha and casino-holdem")
     game = load_game(args.game)
+    if game.no_board is not None:
+        return run_no_board(args, game)
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
     figures = solve_streets(game, RunOptions(root=args.store), keep_states=True)
@@ -97,5 +103,39 @@ def run_streets(args: argparse.Namespace) -> int:
     print(
         f"{game.name}, optimal: simulated house edge {sim.house_edge:.5%} ± {sim.standard_error:.5%} "
         f"(1 s.e., {sim.hands:,} hands, seed {args.seed}); exact {sim.exact_house_edge:.5%}; z = {z}"
+    )
+    return 0
+
+
+def run_no_board(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game without a board: its optimal strategy played on sampled deals, each settled
+    by the sampler's own code, against the exact figures."""
+    from analysis.engine.no_board import solve_no_board
+    from analysis.engine.no_board_simulation import sample_no_board
+    from analysis.model.errors import InputError
+
+    if args.qualifier is not None:
+        raise InputError(f"{game.title}: --qualifier is for the board games; change its game file")
+    figures = solve_no_board(game)
+    sim = sample_no_board(game, figures.play_bets, args.hands, args.seed)
+    exact = float(figures.exact.house_edge)
+    z = (-sim.mean - exact) / sim.standard_error
+    if args.format == "json":
+        print_json(
+            {
+                "game": game.name,
+                "strategy": "optimal",
+                "hands": sim.hands,
+                "seed": args.seed,
+                "house_edge": -sim.mean,
+                "standard_error": sim.standard_error,
+                "exact_house_edge": exact,
+                "z": z,
+            }
+        )
+        return 0
+    print(
+        f"{game.name}, optimal: simulated house edge {-sim.mean:.5%} ± {sim.standard_error:.5%} "
+        f"(1 s.e., {sim.hands:,} hands, seed {args.seed}); exact {exact:.5%}; z = {z:+.2f}"
     )
     return 0

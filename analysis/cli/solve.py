@@ -6,8 +6,12 @@ frequency and how often each option is taken at each street."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from analysis.cli.common import Subparsers, add_format, add_run_options, game_or_file, print_json, result_json
+
+if TYPE_CHECKING:
+    from analysis.model.game import GameSpec
 
 NAME = "solve"
 
@@ -43,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from analysis.parallel.options import RunOptions
 
     game = load_game(args.game)
+    if game.no_board is not None:
+        return _run_no_board(args, game)
     if args.blind:
         pays = {}
         for item in args.blind:
@@ -72,4 +78,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"{street:8} {option:8}      {n / f.total:.4%} of deals")
     if args.preflop:
         print(f.preflop[["hole cards", "holdings", "option"]].to_string(index=False))
+    return 0
+
+
+def _run_no_board(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game without a board: solved hand by hand; its bets on the player's hand alone too."""
+    from analysis.cli.no_board import no_board_json, no_board_lines
+    from analysis.engine.no_board import solve_no_board
+    from analysis.model.errors import InputError
+
+    if args.blind or args.qualifier is not None:
+        raise InputError(f"{game.title}: --blind and --qualifier are for the board games; change its game file")
+    f = solve_no_board(game)
+    if args.format == "json":
+        print_json(no_board_json(f, args.preflop))
+    else:
+        print("\n".join(no_board_lines(f, args.preflop)))
     return 0

@@ -6,7 +6,8 @@ outcome, and the settlement that priced them.
 A game file decides the path (:attr:`analysis.model.game.GameSpec.single_decision`): a
 one-decision game of the family is played from its outcome store, whose counts do not
 depend on pays, so any pay table and strategy is a re-optimisation; every other game by
-backward induction over its streets (:mod:`analysis.engine.streets`), optimal play.
+backward induction over its streets (:mod:`analysis.engine.streets`), optimal play; a
+game without a board hand by hand (:mod:`analysis.engine.no_board`).
 
 >>> from analysis.model.game import load_game
 >>> solve(load_game("casino-holdem").rules.small_deck("9TJQKA", "cd")).exact.deals
@@ -77,6 +78,10 @@ def solve(
             f"{spec.title}: {', '.join(given)} only for a one-decision game; a game file states its own pays "
             "and is played with the optimal strategy"
         )
+    if spec.no_board is not None:
+        from analysis.engine.no_board import solve_no_board
+
+        return solve_no_board(spec)
     from analysis.engine.streets import solve_streets
 
     return solve_streets(spec, options)

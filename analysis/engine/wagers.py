@@ -90,7 +90,7 @@ def wager_figures(outcomes: Sequence[Outcome], settlement: Settlement) -> list[W
             category = o.final_hand or CATEGORIES[0]  # a row over every hand: its wagers settle alike for each
             nets = settlement.wager_nets(category, qualifies, sign, o.play_bet)
         for wager in settlement.wagers:
-            stake = o.play_bet if wager == "play" else 1
+            stake = o.play_bet if wager == "play" else 1  # the ante bonus: per ante of a hand that plays
             if wager not in nets or stake == 0:  # a fold, or a check to the showdown, puts up no play bet
                 key = (wager, "not made", "", Fraction(0), 0)
             else:
@@ -119,4 +119,5 @@ def wager_figures(outcomes: Sequence[Outcome], settlement: Settlement) -> list[W
 
 def _pays_by_hand(settlement: Settlement, wager: str) -> bool:
     """Whether a win of the wager pays by the player's final hand (a pay table)."""
-    return {"ante": settlement.ante, "play": settlement.play, "blind": settlement.blind}[wager] is not None
+    pays = {"ante": settlement.ante, "play": settlement.play, "blind": settlement.blind}
+    return pays.get(wager, settlement.ante_bonus) is not None

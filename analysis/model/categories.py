@@ -24,3 +24,8 @@ HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_F
 
 #: Number of 5-card hands in each category (out of C(52,5) = 2,598,960).
 CATEGORY_COUNTS_5 = (1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 36, 4)
+
+#: The categories of three-card poker, weakest first (a straight beats a flush there): the
+#: index is the category code of :mod:`analysis.hands.three_card`; the names are the
+#: five-card ones, so pay tables name them alike.
+THREE_CARD_CATEGORIES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush")

@@ -25,6 +25,7 @@ else:  # pragma: no cover - Python 3.10
 
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
+from analysis.model.no_board import NoBoard, has_no_board, no_board_from_document
 from analysis.model.numbers import as_fraction
 from analysis.model.paytable import PayTable
 from analysis.model.rules import GAMES_DIR, Rules, game_table, parse_qualifier, rules_from_document
@@ -81,6 +82,9 @@ class GameSpec:
     ante_when_no_qualifier: str
     play_when_no_qualifier: str
     blind: Blind | None
+    #: a game without a board (Three Card Poker): its ranking, qualifier, ante bonus and
+    #: hand bets; ``rules`` then holds only its name and deck
+    no_board: NoBoard | None = None
 
     @property
     def streets(self) -> dict[str, tuple[Option, ...]]:
@@ -95,6 +99,7 @@ class GameSpec:
             ante_when_no_qualifier=self.ante_when_no_qualifier,
             play_when_no_qualifier=self.play_when_no_qualifier,
             blind=None if self.blind is None else self.blind.pays,
+            ante_bonus=None if self.no_board is None else self.no_board.ante_bonus,
         )
 
     @property
@@ -167,11 +172,14 @@ def load_game(spec: str | Path) -> GameSpec:
 
 def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
     """A game from a parsed TOML document; every key checked, errors name the key."""
-    known = {"name", "title", "cards", "dealer", "betting", "ante", "blind", "play"}
+    no_board = has_no_board(doc)
+    known = {"name", "title", "cards", "dealer", "betting", "ante", "blind", "play"} | (
+        {"hand_bets"} if no_board else set()
+    )
     unknown = sorted(set(doc) - known)
     if unknown:
         raise InputError(f"{where}: unknown keys: {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-    rules = rules_from_document(doc, where)
+    rules, board_less = no_board_from_document(doc, where) if no_board else (rules_from_document(doc, where), None)
     title = doc.get("title", rules.name)
     if not isinstance(title, str) or len(title) > 80:
         raise InputError(f"{where}: 'title' must be text of at most 80 characters")
@@ -184,7 +192,10 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
         )
     streets = {s: _options(betting.get(s, []), f"{where}: [betting] {s}") for s in STREETS}
     _check_structure(streets, where)
-    ante = game_table(doc, "ante", where, {"pays", "dealer_not_qualifying"}, required=False)
+    if board_less is not None:
+        _check_one_decision(streets, where)
+    ante_keys = {"pays", "dealer_not_qualifying"} | ({"bonus"} if no_board else set())
+    ante = game_table(doc, "ante", where, ante_keys, required=False)
     ante_pays = _ante_pays(ante.get("pays", "even"), f"{where}: [ante] pays")
     ante_nq = _choice(
         ante.get("dealer_not_qualifying", "push"), ("push", "pays"), f"{where}: [ante] dealer_not_qualifying"
@@ -209,6 +220,7 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
         ante_when_no_qualifier=ante_nq,
         play_when_no_qualifier=play_nq,
         blind=blind,
+        no_board=board_less,
     )
     # the call bet of a one-decision game is what the return engine's Rules carry
     return replace(game, rules=replace(rules, call_multiple=game.flop[1].multiple)) if game.single_decision else game
@@ -243,6 +255,15 @@ def _check_structure(streets: Mapping[str, tuple[Option, ...]], where: str) -> N
     if len(streets["river"]) > MAX_RIVER_OPTIONS:
         raise InputError(
             f"{where}: [betting] river: at most {MAX_RIVER_OPTIONS} options (the kernel decides among them)"
+        )
+
+
+def _check_one_decision(streets: Mapping[str, tuple[Option, ...]], where: str) -> None:
+    """A game without a board decides once, on the player's hand (its pre-flop: before any
+    other card is seen), to fold or to make a play bet."""
+    if streets["flop"] or streets["river"] or any(o.kind == "check" for o in streets["preflop"]):
+        raise InputError(
+            f"{where}: [betting] a game without a board decides once: preflop = ['fold', 'bet M', ...] (no check)"
         )
 
 

@@ -14,6 +14,8 @@ and the play bet in antes decide it.
   against the dealer's hand all the same (``"action"``).
 - The blind (one ante) wins its table on a winning hand of a paid category and pushes on
   a lower win and on a tie; it loses 1 on a loss, qualifier or not.
+- The ante bonus (a game without a board, Three Card Poker) pays its table on the
+  player's hand whenever he plays, whatever the dealer holds.
 
 >>> from analysis.model.paytable import PayTable
 >>> s = Settlement(ante=PayTable.load("antewin"))
@@ -69,6 +71,9 @@ class Settlement:
     play: PayTable | None = None
     play_when_no_qualifier: str = "push"
     blind: Mapping[str, Fraction] | None = field(default=None)
+    #: pays (to 1) on the player's hand whenever he plays, whatever the dealer holds (the
+    #: Three Card Poker ante bonus); None: no such bonus
+    ante_bonus: Mapping[str, Fraction] | None = field(default=None)
 
     def __post_init__(self) -> None:
         if self.ante_when_no_qualifier not in ("pays", "push"):
@@ -88,8 +93,10 @@ class Settlement:
 
     @property
     def wagers(self) -> tuple[str, ...]:
-        """The wagers a hand starts or ends with: ante, blind when there is one, play."""
-        return ("ante", "blind", "play") if self.blind is not None else ("ante", "play")
+        """The wagers a hand starts or ends with: ante, blind when there is one, play; and
+        the ante bonus where there is one (a pay on the ante's stake, no stake of its own)."""
+        bonus = ("ante_bonus",) if self.ante_bonus is not None else ()
+        return (("ante", "blind", "play") if self.blind is not None else ("ante", "play")) + bonus
 
     def wager_nets(self, category: str, qualifies: bool, sign: int, multiple: int) -> dict[str, Fraction]:
         """Net result of each wager, in antes, of a showdown with a play bet of ``multiple``
@@ -106,6 +113,8 @@ class Settlement:
         out = {"ante": ante, "play": play}
         if self.blind is not None:
             out["blind"] = {1: Fraction(self.blind.get(category, 0)), 0: Fraction(0), -1: Fraction(-1)}[sign]
+        if self.ante_bonus is not None:
+            out["ante_bonus"] = Fraction(self.ante_bonus.get(category, 0))
         return out
 
     def net(self, category: str, qualifies: bool, sign: int, multiple: int) -> Fraction:

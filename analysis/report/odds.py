@@ -31,6 +31,8 @@ WAGER_DEFINITIONS = {
     "blind": "per blind: every hand places one blind, equal to the ante",
     "play": "per unit of {play} bet actually made: the {play} bet's net over the hands that make it, divided by "
     "the antes it puts up",
+    "ante_bonus": "per ante of the hands that play: it is paid on the player's hand whenever he plays, whatever "
+    "the dealer holds, and puts up no stake of its own",
 }
 #: (dealer qualifies, sign of the player's hand) of each return-table outcome a hand is shown down in.
 ROW_RESULTS = {
@@ -140,7 +142,7 @@ def wager_odds(outcomes: Sequence[Outcome], settlement: Settlement, play: str = 
     edge), for any game's outcomes (:mod:`analysis.engine.wagers`)."""
     rows = []
     for w in wager_figures(outcomes, settlement):
-        name = play if w.wager == "play" else w.wager
+        name = play if w.wager == "play" else w.wager.replace("_", " ")  # "ante bonus"
         per_unit = -w.house_edge
         row: dict[str, object] = {"wager": name, "definition": WAGER_DEFINITIONS[w.wager].format(play=play)}
         figures = {

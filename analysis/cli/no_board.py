@@ -1,0 +1,80 @@
+"""The printed result of a game without a board (Three Card Poker), shared by ``solve`` and
+``report``: the one JSON schema of every game's result, with the weakest hand played and
+the bets on the player's hand alone beside it, or the same in lines."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from analysis.cli.common import result_json
+
+if TYPE_CHECKING:
+    from analysis.engine.no_board import NoBoardFigures
+
+
+def no_board_json(f: NoBoardFigures, by_hand: bool = False) -> dict[str, object]:
+    """``solve``'s result: the one schema, then the weakest hand played, the bets on the
+    player's hand alone and, with ``by_hand``, the decision of every class of hands."""
+    from analysis.engine.no_board import weakest_played
+
+    game = f.game
+    hand_bets = {
+        name: {"title": b.bet.title, "pays": {c: str(p) for c, p in b.bet.pays.items()}, "hands": b.hands}
+        | b.exact.summary()
+        for name, b in f.hand_bets().items()
+    }
+    extra = {"preflop": f.strategy.drop(columns="code").to_dict("records")} if by_hand else {}
+    return result_json(
+        game.name,
+        game.title,
+        "optimal",
+        f.exact,
+        f.decisions,
+        f.outcomes(),
+        game.settlement,
+        weakest_played=weakest_played(f),
+        hand_bets=hand_bets,
+        **extra,
+    )
+
+
+def no_board_report_json(f: NoBoardFigures) -> dict[str, object]:
+    """``report``'s result: the keys of every game's report, no more."""
+    game = f.game
+    return result_json(
+        game.name,
+        game.title,
+        "optimal",
+        f.exact,
+        f.decisions,
+        f.outcomes(),
+        game.settlement,
+        paytable=game.ante_pays.name if game.ante_pays is not None else "even money",
+        pays_on="ante",
+        qualifier=game.no_board.qualifier_phrase if game.no_board is not None else "",
+        store_checksum=None,  # counted afresh in a fraction of a second: no store is kept
+    )
+
+
+def no_board_lines(f: NoBoardFigures, by_hand: bool = False) -> list[str]:
+    """The result in lines."""
+    from analysis.engine.no_board import weakest_played
+
+    e, game = f.exact, f.game
+    lines = [
+        f"{game.title} ({game.source}), {e.deals:,} deals, optimal strategy, exact",
+        f"house edge            {float(e.house_edge):.4%} of the ante  (exact {e.house_edge})",
+        f"element of risk       {float(e.element_of_risk):.4%}  (exact {e.element_of_risk})",
+        f"average wager         {float(e.average_wager):.4f} antes",
+        f"standard deviation    {e.standard_deviation:.4f} antes",
+        f"hit frequency         {float(e.hit_frequency):.4%}",
+        *(f"{street:8} {option:8}      {n / e.deals:.4%} of deals" for (street, option), n in f.decisions.items()),
+        f"plays                 {weakest_played(f)} or better",
+        *(
+            f"{b.bet.title:21} house edge {float(b.exact.house_edge):.4%}  (exact {b.exact.house_edge})"
+            for b in f.hand_bets().values()
+        ),
+    ]
+    if by_hand:
+        lines.append(f.strategy[["hand", "hands", "category", "option"]].to_string(index=False))
+    return lines

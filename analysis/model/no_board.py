@@ -1,0 +1,143 @@
+"""A game without a board (Three Card Poker): the player and the dealer each get a hand,
+all of whose cards play; one decision on the player's hand. What its game file states
+beyond the board games' keys, validated on load (errors name the file and the key):
+
+- ``[cards] board = 0`` and ``hand``, the ranking (``"three-card"``: three cards, a
+  straight over a flush), ``hole`` the cards of each hand;
+- ``[dealer] qualifier``: ``"queen-high"`` (any rank, ``-high``: that high card or any
+  better hand) or ``"none"``;
+- ``[ante] bonus``: pays (to 1) on the player's hand when he plays, whatever the dealer
+  holds;
+- ``[hand_bets.NAME]``: a bet on the player's hand alone (Pair Plus), its ``title`` and
+  ``pays``, settled without the dealer and without the decision.
+
+>>> doc = {"name": "t", "cards": {"hole": 3, "board": 0, "hand": "three-card"}, "dealer": {"qualifier": "queen-high"}}
+>>> rules, nb = no_board_from_document(doc, "t.toml")
+>>> nb.qualifier_rank, nb.categories[-1], len(rules.deck)
+(10, 'straight_flush', 52)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from analysis.model.cards import RANKS, SUITS
+from analysis.model.categories import THREE_CARD_CATEGORIES
+from analysis.model.errors import InputError
+from analysis.model.numbers import as_fraction
+from analysis.model.rules import Rules, game_table
+
+#: The hand rankings a game without a board may name: the cards of a hand and its categories.
+RANKINGS = {"three-card": (3, THREE_CARD_CATEGORIES)}
+#: High-card qualifiers by the rank's name in words.
+RANK_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+
+
+@dataclass(frozen=True)
+class HandBet:
+    """A bet on the player's hand alone: pays (to 1) by category; any other hand loses."""
+
+    title: str
+    pays: Mapping[str, Fraction]
+
+
+@dataclass(frozen=True)
+class NoBoard:
+    """How a game without a board deals, ranks and pays beyond the board games' wagers."""
+
+    ranking: str
+    hole: int
+    qualifier_rank: int | None  # the dealer qualifies with this rank high or better; None: always
+    ante_bonus: Mapping[str, Fraction] = field(default_factory=dict)
+    hand_bets: Mapping[str, HandBet] = field(default_factory=dict)
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """The ranking's categories, weakest first."""
+        return RANKINGS[self.ranking][1]
+
+    @property
+    def qualifier_phrase(self) -> str:
+        if self.qualifier_rank is None:
+            return "the dealer always qualifies"
+        return f"the dealer qualifies with {RANK_WORDS[self.qualifier_rank]} high or better"
+
+
+def has_no_board(doc: Mapping[str, Any]) -> bool:
+    """Whether a game file states a game without a board (``[cards] board = 0``)."""
+    cards = doc.get("cards")
+    return isinstance(cards, dict) and "board" in cards
+
+
+def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, NoBoard]:
+    """The deck (as :class:`Rules`: the name and the cards; its hand-making fields are the
+    board games' and do not apply) and the no-board part of a game file."""
+    name = doc.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", name):
+        raise InputError(f"{where}: 'name' must be a lower-case name of letters, digits and '-' (at most 40)")
+    cards = game_table(doc, "cards", where, {"hole", "board", "hand", "ranks", "suits"})
+    if cards.get("board") != 0 or isinstance(cards.get("board"), bool):
+        raise InputError(f"{where}: [cards] board is 0 for a game without a board (else leave it out)")
+    ranking = cards.get("hand")
+    if ranking not in RANKINGS:
+        raise InputError(f"{where}: [cards] hand of a game without a board is one of {', '.join(RANKINGS)}")
+    hole = cards.get("hole")
+    if hole != RANKINGS[ranking][0] or isinstance(hole, bool):
+        raise InputError(f"{where}: [cards] hole: a {ranking} hand is {RANKINGS[ranking][0]} cards, not {hole!r}")
+    ranks, suits = cards.get("ranks", RANKS), cards.get("suits", SUITS)
+    for key, text, allowed in (("ranks", ranks, RANKS), ("suits", suits, SUITS)):
+        if not isinstance(text, str) or not text or set(text) - set(allowed) or len(set(text)) != len(text):
+            raise InputError(f"{where}: [cards] {key} must be distinct letters of {allowed!r}, not {text!r}")
+    if len(ranks) * len(suits) < 12:
+        raise InputError(f"{where}: [cards] a deck of at least 12 cards, not {len(ranks) * len(suits)}")
+    dealer = game_table(doc, "dealer", where, {"qualifier"})
+    qualifier = _qualifier(dealer.get("qualifier"), f"{where}: [dealer] qualifier")
+    rules = Rules(name, 3, 2, None, 1)
+    if (ranks, suits) != (RANKS, SUITS):
+        rules = replace(rules.small_deck(ranks, suits), name=name)
+    categories = RANKINGS[ranking][1]
+    ante = doc.get("ante", {})
+    bonus = (
+        _pays(ante.get("bonus", {}), categories, f"{where}: [ante] bonus", empty=True) if isinstance(ante, dict) else {}
+    )
+    bets = doc.get("hand_bets", {})
+    if not isinstance(bets, dict):
+        raise InputError(f"{where}: [hand_bets] is a table of bets, e.g. [hand_bets.pair-plus]")
+    hand_bets = {}
+    for key, bet in bets.items():
+        at = f"{where}: [hand_bets.{str(key)[:30]}]"
+        if not isinstance(bet, dict) or set(bet) - {"title", "pays"}:
+            raise InputError(f"{at}: a table of 'title' and 'pays'")
+        title = bet.get("title", key)
+        if not isinstance(title, str) or len(title) > 60:
+            raise InputError(f"{at} title: text of at most 60 characters")
+        hand_bets[str(key)] = HandBet(title, _pays(bet.get("pays"), categories, f"{at} pays"))
+    return rules, NoBoard(ranking, hole, qualifier, bonus, hand_bets)
+
+
+def _qualifier(value: object, where: str) -> int | None:
+    text = str(value).strip().lower() if isinstance(value, str) else ""
+    if text == "none":
+        return None
+    word = text.removesuffix("-high")
+    if text.endswith("-high") and word in RANK_WORDS:
+        return RANK_WORDS.index(word)
+    raise InputError(f"{where}: 'RANK-high' (e.g. 'queen-high': that high card or better) or 'none', not {value!r}")
+
+
+def _pays(value: object, categories: tuple[str, ...], where: str, empty: bool = False) -> dict[str, Fraction]:
+    if not isinstance(value, dict) or (not value and not empty):
+        raise InputError(f"{where}: a table {{category = pays to 1}} of the paid categories")
+    out = {}
+    for category, pay in value.items():
+        if category not in categories:
+            raise InputError(f"{where}: {str(category)[:40]!r} is not a category here ({', '.join(categories)})")
+        number = as_fraction(pay)
+        if number < 0 or number > 1_000_000:
+            raise InputError(f"{where}: {category}: a pay is between 0 and 1,000,000 to 1, not {pay}")
+        out[category] = number
+    return out

@@ -1,0 +1,217 @@
+"""Three Card Poker from its game file, through the one entry point: the published figures,
+the strategy, every deal of a small deck settled by code of its own, and sampled deals."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_solve import check_shape
+
+import analysis
+from analysis.engine.no_board import weakest_played
+from analysis.engine.no_board_simulation import deal_nets, sample_no_board
+from analysis.engine.streets import solve_streets
+from analysis.hands.three_card import three_card_values
+from analysis.model.cards import parse_cards
+from analysis.model.errors import InputError
+from analysis.model.game import game_from_document, load_game, shipped_games
+
+
+def doc(**changes: object) -> dict:
+    """Three Card Poker's file as a document, with some tables replaced."""
+    base = {
+        "name": "tcp",
+        "cards": {"hole": 3, "board": 0, "hand": "three-card"},
+        "dealer": {"qualifier": "queen-high"},
+        "betting": {"preflop": ["fold", "bet 1"]},
+        "ante": {"pays": "even", "dealer_not_qualifying": "pays", "bonus": {"straight_flush": 5, "straight": 1}},
+        "play": {"dealer_not_qualifying": "push"},
+        "hand_bets": {"pair-plus": {"title": "Pair Plus", "pays": {"pair": 1}}},
+    }
+    return base | changes
+
+
+@pytest.fixture(scope="module")
+def tcp():
+    return analysis.solve("three-card-poker")
+
+
+def test_the_published_figures(tcp):
+    """House edge 3.3730% of the ante, element of risk 2.01%; Pair Plus 7.28% (40/30/6/3/1)
+    and 2.32% with a flush paying 4."""
+    e = tcp.exact
+    assert e.deals == 22_100 * 18_424
+    assert round(float(e.house_edge) * 100, 4) == 3.3730
+    assert round(float(e.element_of_risk) * 100, 2) == 2.01
+    assert e.average_wager == 1 + e.call_rate
+    check_shape(tcp)
+    bets = tcp.hand_bets()
+    assert bets["pair-plus"].hands == {
+        "straight_flush": 48,
+        "three_of_a_kind": 52,
+        "straight": 720,
+        "flush": 1096,
+        "pair": 3744,
+        "high_card": 16440,
+    }
+    assert round(float(bets["pair-plus"].exact.house_edge) * 100, 2) == 7.28
+    flush4 = dict(load_game("three-card-poker").no_board.hand_bets["pair-plus"].pays) | {"flush": Fraction(4)}
+    assert round(float(tcp.hand_bets({"pair-plus": flush4})["pair-plus"].exact.house_edge) * 100, 2) == 2.32
+
+
+def test_the_strategy_plays_q_6_4_or_better_and_ties_go_to_the_fold(tcp):
+    s = tcp.strategy
+    assert weakest_played(tcp) == "Q-6-4"
+    q64, q63 = (int(three_card_values([parse_cards(t)])[0]) for t in ("Qc 6d 4h", "Qc 6d 3h"))
+    assert (s.loc[s["value"] >= q64, "option"] == "bet 1").all()
+    assert (s.loc[s["value"] <= q63, "option"] == "fold").all()
+    assert ((s["option"] == "bet 1") == (s["EV(bet 1)"] > s["EV(fold)"])).all()  # an exact tie folds
+    assert tcp.decisions[("preflop", "bet 1")] == int(s.loc[s["option"] == "bet 1", "hands"].sum()) * 18_424
+
+
+SMALL = {"hole": 3, "board": 0, "hand": "three-card", "ranks": "2346JQA", "suits": "cdh"}
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {  # another qualifier, the ante pushed and the play bet in action against it, two play bets
+            "dealer": {"qualifier": "king-high"},
+            "betting": {"preflop": ["fold", "bet 1", "bet 3"]},
+            "ante": {"dealer_not_qualifying": "push", "bonus": {"three_of_a_kind": 2, "flush": 1}},
+            "play": {"dealer_not_qualifying": "action"},
+        },
+    ],
+    ids=["three card poker", "king high, ante pushed, play in action, bet 1 or 3"],
+)
+def test_every_deal_of_a_small_deck_settled_by_its_own_code(changes):
+    """1,330 player hands x 816 dealer hands, each settled by the sampler's own code with the
+    solved strategy: the same expected value and variance, exactly."""
+    game = game_from_document(doc(cards=SMALL, **changes), "small")
+    solved = analysis.solve(game)
+    deck = list(game.rules.deck)
+    players, dealers = [], []
+    for hand in combinations(deck, 3):
+        rest = np.array([c for c in deck if c not in hand])
+        others = rest[np.array(list(combinations(range(len(rest)), 3)))]
+        players.append(np.repeat([hand], len(others), axis=0))
+        dealers.append(others)
+    player, dealer = np.concatenate(players), np.concatenate(dealers)
+    nets = deal_nets(game, player, dealer, solved.play_bets(player))
+    total, squares = int(nets.sum()), int((nets * nets).sum())
+    assert len(nets) == solved.exact.deals == 1330 * 816
+    assert Fraction(total, len(nets)) == solved.exact.ev
+    assert Fraction(squares, len(nets)) - solved.exact.ev**2 == solved.exact.variance
+    assert 0 < solved.exact.call_rate < 1 and len(solved.decisions) == len(game.preflop)  # every option taken
+    assert {o.dealer for o in solved.outcomes()} >= {"noqual_win", "win", "tie", "loss"}
+
+
+def test_sampled_deals_agree_and_a_wrong_strategy_is_caught(tcp):
+    ev = float(tcp.exact.ev)
+    sampled = sample_no_board(tcp.game, tcp.play_bets, 500_000, seed=7)
+    assert sampled.within(ev)
+    always = sample_no_board(tcp.game, lambda h: np.ones(len(h), dtype=np.int64), 500_000, seed=7)
+    assert not always.within(ev)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"dealer": {"qualifier": "queen"}}, r"x.toml: \[dealer\] qualifier: 'RANK-high'"),
+        ({"cards": {"hole": 2, "board": 0, "hand": "three-card"}}, r"x.toml: \[cards\] hole: a three-card hand is 3"),
+        ({"cards": {"hole": 3, "board": 1, "hand": "three-card"}}, r"x.toml: \[cards\] board is 0"),
+        ({"cards": {"hole": 3, "board": 0, "hand": "best-five"}}, r"x.toml: \[cards\] hand of a game without a board"),
+        ({"ante": {"bonus": {"full_house": 3}}}, r"x.toml: \[ante\] bonus: 'full_house' is not a category here"),
+        ({"hand_bets": {"pp": {"pays": {"pair": -1}}}}, r"x.toml: \[hand_bets.pp\] pays: pair: a pay is between"),
+        ({"hand_bets": {"pp": {"odds": 1}}}, r"x.toml: \[hand_bets.pp\]: a table of 'title' and 'pays'"),
+        ({"betting": {"preflop": ["check", "bet 1"]}}, r"x.toml: \[betting\] a game without a board decides once"),
+        ({"betting": {"preflop": ["fold", "bet 1"], "river": ["fold", "bet 1"]}}, "decides once"),
+    ],
+)
+def test_a_bad_file_is_refused_naming_file_and_key(changes, message):
+    with pytest.raises(InputError, match=message):
+        game_from_document(doc(**changes), "x.toml")
+
+
+def test_the_board_games_load_as_before():
+    """Their files name neither a board nor the no-board keys, and refuse those keys."""
+    for name in shipped_games():
+        game = load_game(name)
+        assert (game.no_board is None) == (name != "three-card-poker")
+        if game.no_board is None:
+            assert game.settlement.ante_bonus is None
+    with pytest.raises(InputError, match="Three Card Poker has no board: solve it with analysis.solve"):
+        solve_streets(load_game("three-card-poker"))
+    holdem = {
+        "name": "h",
+        "cards": {"hole": 2, "hand": "best-five"},
+        "dealer": {"qualifier": "4"},
+        "betting": {"flop": ["fold", "bet 2"]},
+    }
+    assert load_game("casino-holdem").rules == game_from_document(holdem | {"name": "casino-holdem"}).rules
+    with pytest.raises(InputError, match="unknown keys: hand_bets"):
+        game_from_document(holdem | {"hand_bets": {}})
+    with pytest.raises(InputError, match=r"\[ante\] has unknown keys 'bonus'"):
+        game_from_document(holdem | {"ante": {"bonus": {"straight": 1}}})
+
+
+def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
+    solved = cli("solve", "--game", "three-card-poker", "--format", "json").json()
+    assert solved["house_edge_exact"] == str(analysis.solve("three-card-poker").exact.house_edge)
+    assert solved["weakest_played"] == "Q-6-4"
+    assert solved["hand_bets"]["pair-plus"]["house_edge_exact"] == "402/5525"
+    wagers = {w["wager"]: Fraction(w["expected_exact"]) for w in solved["wagers"]}
+    assert list(wagers) == ["ante", "play", "ante_bonus"]
+    assert sum(wagers.values()) == -Fraction(solved["house_edge_exact"])  # the wagers split the edge
+    assert wagers["ante_bonus"] == Fraction(48 * 5 + 52 * 4 + 720, 22_100)  # every bonus hand is played
+    report = cli("report", "--game", "three-card-poker", "--format", "json").json()
+    assert {k: v for k, v in report.items() if k in solved} == {k: v for k, v in solved.items() if k in report}
+    assert set(solved) - set(report) == {"weakest_played", "hand_bets"}
+    csv = cli("report", "--game", "three-card-poker", "--format", "csv").stdout.splitlines()
+    assert csv[1].startswith("folded,") and csv[2].startswith("played,once the ante,straight flush,")
+    play = cli("advise", "--game", "three-card-poker", "Qh 6d 4c", "--format", "json").json()
+    fold = cli("advise", "--game", "three-card-poker", "Qs 6s 3c", "--format", "json").json()
+    assert (play["best"], fold["best"]) == ("bet 1", "fold")
+    assert Fraction(play["evs"]["bet 1"]) > -1 > Fraction(fold["evs"]["bet 1"])
+    sim = cli("simulate", "--game", "three-card-poker", "--hands", "100000", "--seed", "3", "--format", "json").json()
+    assert sim["exact_house_edge"] == float(Fraction(solved["house_edge_exact"])) and abs(sim["z"]) < 4
+    for command in (["verify"], ["tune"], ["protect", "--exposed", "1"]):
+        run = cli(*command, "--game", "three-card-poker")
+        assert run.returncode == 2 and "Three Card Poker has no board:" in run.stderr
+        assert len(run.stderr.splitlines()) == 1
+
+
+def test_the_par_sheet_in_words(cli, tmp_path):
+    run = cli("report", "--game", "three-card-poker", "--out", tmp_path / "sheet")
+    assert run.returncode == 0, run.stderr
+    stem = tmp_path / "sheet" / "three-card-poker-optimal-par-sheet"
+    assert all(Path(f"{stem}.{ext}").stat().st_size > 0 for ext in ("xlsx", "html", "pdf"))
+    sheets = pd.read_excel(f"{stem}.xlsx", sheet_name=None)
+    assert {"Summary", "Rules", "Strategy", "Return table", "Odds per wager", "Bets on the hand"} <= set(sheets)
+    page = Path(f"{stem}.html").read_text()
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
+    assert "play Q-6-4 or better" in text and "3.3730%" in text and "686689/20358520" in text
+    assert "king, ace, two is not a straight" in text and "queen high or better" in text
+    assert not re.search(r"\b\w+_\w+\b|bet 1|preflop|before the flop", text)  # in words: no identifiers
+
+
+def test_an_exact_tie_folds():
+    """On a deck of 2 to 6, queen, king and ace in two suits, king-six-four unsuited plays to an
+    expected -1 ante exactly, as folding does (its dealer hands settled one by one by the
+    sampler's own code say so too): the option that risks less, the fold, is taken."""
+    cards = {"hole": 3, "board": 0, "hand": "three-card", "ranks": "23456QKA", "suits": "cd"}
+    game = game_from_document(doc(cards=cards), "small")
+    solved = analysis.solve(game)
+    assert solved.evs("Kd 6c 4c") == {"fold": -1, "bet 1": -1}
+    assert solved.play_bets(np.array([parse_cards("Kd 6c 4c")]))[0] == 0
+    hand = parse_cards("Kd 6c 4c")
+    others = np.array(list(combinations([c for c in game.rules.deck if c not in hand], 3)))
+    nets = deal_nets(game, np.repeat([hand], len(others), axis=0), others, np.ones(len(others), dtype=np.int64))
+    assert Fraction(int(nets.sum()), len(others)) == -1
