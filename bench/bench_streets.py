@@ -65,7 +65,8 @@ def main() -> None:
             f"peak {max(r[1] for r in runs):.2f} GiB, house edge {runs[0][2]}"
         )
     print(
-        f"  Ultimate Texas Hold'em, the blind's flush for exactly 2%: {statistics.median(t[0] for t in targets):.1f} s, "
+        f"  Ultimate Texas Hold'em, the blind's flush for exactly 2%: "
+        f"{statistics.median(t[0] for t in targets):.1f} s, "
         f"pays {targets[0][1]} (house edge {targets[0][2]})"
     )
     if os.environ.get("BENCH_SKIP_FULL") == "1":
