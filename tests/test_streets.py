@@ -243,7 +243,7 @@ def test_a_game_file_names_the_key_it_cannot_use():
     ("table", "key", "known"),
     [
         ("cards", "suit", "hand, hole, ranks, suits"),
-        ("cards", "board", "hand, hole, ranks, suits"),
+        ("cards", "decks", "hand, hole, ranks, suits"),
         ("cards", "jokers", "hand, hole, ranks, suits"),
         ("dealer", "opens", "qualifier"),
         ("ante", "pay", "dealer_not_qualifying, pays"),
@@ -354,9 +354,10 @@ def test_solve_and_games_commands(cli, tmp_path):
         "casino-holdem",
         "casino-omaha",
         "casino-omaha-ultimate",
+        "three-card-poker",
         "ultimate-texas-holdem",
     ]
-    assert games[3]["decisions"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
+    assert games[4]["decisions"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
 
 
 def test_a_solve_resumes_and_is_read_back(tmp_path):
