@@ -354,10 +354,13 @@ def test_solve_and_games_commands(cli, tmp_path):
         "casino-holdem",
         "casino-omaha",
         "casino-omaha-ultimate",
+        "let-it-ride",
+        "mississippi-stud",
         "three-card-poker",
         "ultimate-texas-holdem",
     ]
-    assert games[4]["decisions"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
+    assert games[2]["decisions"] == "holding 3: pull back, let it ride; holding 4: pull back, let it ride"
+    assert games[6]["decisions"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
 
 
 def test_a_solve_resumes_and_is_read_back(tmp_path):

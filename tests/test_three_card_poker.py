@@ -147,7 +147,7 @@ def test_the_board_games_load_as_before():
         assert (game.no_board is None) == (name != "three-card-poker")
         if game.no_board is None:
             assert game.settlement.ante_bonus is None
-    with pytest.raises(InputError, match="Three Card Poker has no board: solve it with analysis.solve"):
+    with pytest.raises(InputError, match="Three Card Poker has no board or no dealer: solve it with analysis.solve"):
         solve_streets(load_game("three-card-poker"))
     holdem = {
         "name": "h",

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from analysis.engine.result import Outcome
     from analysis.engine.return_engine import ReturnEngine
     from analysis.engine.statistics import ExactFigures
+    from analysis.engine.wagers import WagerFigures
     from analysis.model.game import GameSpec
     from analysis.model.paytable import PayTable
     from analysis.model.settlement import Settlement
@@ -387,16 +388,21 @@ def result_json(
     exact: ExactFigures,
     decisions: dict[tuple[str, str], int],
     outcomes: list[Outcome],
-    settlement: Settlement,
+    settlement: Settlement | None,
+    wagers: Sequence[WagerFigures] | None = None,
     **extra: object,
 ) -> dict[str, object]:
     """The one JSON schema of a game's result, whichever engine solved it: the game, the
     strategy, the figures (each a number and its exact "p/q" beside it), the deals that took
-    each option at each decision point, then ``extra``, each wager on its own and the return
-    table's rows."""
+    each option at each decision point, then ``extra``, each wager on its own (``wagers``,
+    else settled by ``settlement``) and the return table's rows."""
     from analysis.engine.wagers import wager_figures
 
-    wagers = [
+    if wagers is None:
+        if settlement is None:
+            raise InputError(f"{title}: give its wagers or its settlement")
+        wagers = wager_figures(outcomes, settlement)
+    each = [
         {
             "wager": w.wager,
             "house_edge": float(w.house_edge),
@@ -411,7 +417,7 @@ def result_json(
                 for x in w.lines
             ],
         }
-        for w in wager_figures(outcomes, settlement)
+        for w in wagers
     ]
     rows = [
         {
@@ -433,7 +439,7 @@ def result_json(
         | exact.summary()
         | {"decisions": {f"{street}: {option}": n for (street, option), n in decisions.items()}}
         | extra
-        | {"wagers": wagers, "return_table": rows}
+        | {"wagers": each, "return_table": rows}
     )
 
 

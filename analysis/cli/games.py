@@ -21,6 +21,24 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for name, path in shipped_games().items():
         g = load_game(name)
+        if g.hand_paid is not None:
+            hp = g.hand_paid
+            rows.append(
+                {
+                    "name": name,
+                    "title": g.title,
+                    "hole cards": hp.hole,
+                    "hand": f"{sum(hp.streets)} community cards turned {', '.join(map(str, hp.streets))}, "
+                    "the five cards paid on a table",
+                    "qualifier": "no dealer",
+                    "decisions": "; ".join(
+                        f"holding {s}: {', '.join(map(str, ms))}" for s, ms in zip(hp.seen, hp.before) if ms
+                    ),
+                    "engine": "by the cards held (solve)",
+                    "file": str(path),
+                }
+            )
+            continue
         if g.no_board is not None:
             rows.append(
                 {

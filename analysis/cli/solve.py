@@ -61,12 +61,10 @@ def run(args: argparse.Namespace) -> int:
         game = game.with_qualifier(args.qualifier)
     f = solve_streets(game, RunOptions(root=args.store, threads=args.threads, progress=not args.no_progress))
     if args.format == "json":
-        preflop = {"preflop": f.preflop.to_dict("records")} if args.preflop else {}
-        print_json(
-            result_json(
-                game.name, game.title, "optimal", f.exact, f.decisions, f.outcomes(), game.settlement, **preflop
-            )
-        )
+        data = result_json(game.name, game.title, "optimal", f.exact, f.decisions, f.outcomes(), game.settlement)
+        if args.preflop:
+            data["preflop"] = f.preflop.to_dict("records")
+        print_json(data)
         return 0
     print(f"{game.title} ({game.source}), {f.total:,} deals, optimal strategy, exact")
     print(f"house edge            {float(f.house_edge):.4%} of the ante  (exact {f.house_edge})")

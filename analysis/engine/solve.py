@@ -7,7 +7,8 @@ A game file decides the path (:attr:`analysis.model.game.GameSpec.single_decisio
 one-decision game of the family is played from its outcome store, whose counts do not
 depend on pays, so any pay table and strategy is a re-optimisation; every other game by
 backward induction over its streets (:mod:`analysis.engine.streets`), optimal play; a
-game without a board hand by hand (:mod:`analysis.engine.no_board`).
+game without a board hand by hand (:mod:`analysis.engine.no_board`); a game without a
+dealer by the sets of cards the player holds (:mod:`analysis.engine.hand_paid`).
 
 >>> from analysis.model.game import load_game
 >>> solve(load_game("casino-holdem").rules.small_deck("9TJQKA", "cd")).exact.deals
@@ -40,7 +41,7 @@ class Solved(Protocol):
     def decisions(self) -> dict[tuple[str, str], int]: ...
 
     @property
-    def settlement(self) -> Settlement: ...
+    def settlement(self) -> Settlement | None: ...  # None: a game without a dealer (its own wagers)
 
     def outcomes(self) -> list[Outcome]: ...
 
@@ -82,6 +83,10 @@ def solve(
         from analysis.engine.no_board import solve_no_board
 
         return solve_no_board(spec)
+    if spec.hand_paid is not None:
+        from analysis.engine.hand_paid import solve_hand_paid
+
+        return solve_hand_paid(spec)
     from analysis.engine.streets import solve_streets
 
     return solve_streets(spec, options)

@@ -359,8 +359,8 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     options = options or RunOptions()
     if not isinstance(game, GameSpec):
         raise InputError(f"solve_streets: game must be a GameSpec (load_game), not {type(game).__name__}")
-    if game.no_board is not None:
-        raise InputError(f"{game.title} has no board: solve it with analysis.solve (hand by hand), not by streets")
+    if game.no_board is not None or game.hand_paid is not None:
+        raise InputError(f"{game.title} has no board or no dealer: solve it with analysis.solve, not by streets")
     job, v, rules = StreetJob(game), street_values(game), game.rules
     classes = preflop_classes(rules)
     plan = shard_plan(rules)

@@ -25,6 +25,7 @@ else:  # pragma: no cover - Python 3.10
 
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
+from analysis.model.hand_paid import HandPaid, hand_paid_from_document, has_hand_paid
 from analysis.model.no_board import NoBoard, has_no_board, no_board_from_document
 from analysis.model.numbers import as_fraction
 from analysis.model.paytable import PayTable
@@ -85,6 +86,9 @@ class GameSpec:
     #: a game without a board (Three Card Poker): its ranking, qualifier, ante bonus and
     #: hand bets; ``rules`` then holds only its name and deck
     no_board: NoBoard | None = None
+    #: a game without a dealer (Mississippi Stud, Let It Ride): its streets, bets and pay
+    #: table; ``rules`` then holds only its name and deck
+    hand_paid: HandPaid | None = None
 
     @property
     def streets(self) -> dict[str, tuple[Option, ...]]:
@@ -172,6 +176,8 @@ def load_game(spec: str | Path) -> GameSpec:
 
 def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
     """A game from a parsed TOML document; every key checked, errors name the key."""
+    if has_hand_paid(doc):
+        return _hand_paid_game(doc, where)
     no_board = has_no_board(doc)
     known = {"name", "title", "cards", "dealer", "betting", "ante", "blind", "play"} | (
         {"hand_bets"} if no_board else set()
@@ -224,6 +230,19 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
     )
     # the call bet of a one-decision game is what the return engine's Rules carry
     return replace(game, rules=replace(rules, call_multiple=game.flop[1].multiple)) if game.single_decision else game
+
+
+def _hand_paid_game(doc: Mapping[str, Any], where: str) -> GameSpec:
+    """A game without a dealer: its own [cards], [wagers], [betting] and [pays]."""
+    rules, hand_paid = hand_paid_from_document(doc, where)
+    known = {"name", "title", "cards", "wagers", "betting", "pays"}
+    unknown = sorted(set(doc) - known)
+    if unknown:
+        raise InputError(f"{where}: unknown keys: {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    title = doc.get("title", rules.name)
+    if not isinstance(title, str) or len(title) > 80:
+        raise InputError(f"{where}: 'title' must be text of at most 80 characters")
+    return GameSpec(rules.name, title, where, rules, (), (), (), None, "push", "push", None, hand_paid=hand_paid)
 
 
 def _options(value: object, where: str) -> tuple[Option, ...]:

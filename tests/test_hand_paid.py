@@ -1,0 +1,221 @@
+"""Games without a dealer (Mississippi Stud, Let It Ride) from their game files: the
+published figures, and on small decks every count and every decision equal to a brute
+force that plays the whole game tree, deal by deal, with a hand classifier of its own."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations, permutations
+
+import pytest
+from test_solve import check_shape
+
+import analysis
+from analysis.engine.hand_paid import OTHER, solve_hand_paid
+from analysis.model.cards import format_cards
+from analysis.model.errors import InputError
+from analysis.model.game import game_from_document
+
+STUD = {
+    "name": "small-stud",
+    "cards": {"hole": 2, "streets": [1, 1, 1], "ranks": "9TJQKA", "suits": "cd"},
+    "wagers": {"start": 1, "unit": "ante"},
+    "betting": {"before": [["fold", "bet 1", "bet 3"]] * 3},
+    "pays": {
+        "straight_flush": 100,
+        "flush": 6,
+        "full_house": 10,
+        "straight": 4,
+        "three_of_a_kind": 3,
+        "two_pair": 2,
+        "pair J-A": 1,
+        "pair 9-10": "push",
+    },
+}
+RIDE = {
+    "name": "small-ride",
+    "cards": {"hole": 3, "streets": [1, 1], "ranks": "89TJQKA", "suits": "cd"},
+    "wagers": {"start": 3, "unit": "bet"},
+    "betting": {"before": [["pull back", "let it ride"]] * 2},
+    "pays": {"straight_flush": 200, "flush": 8, "full_house": 11, "straight": 5, "two_pair": 2, "pair 10-A": 1},
+}
+# a pull back and a bet in one game, a street of two cards and a street without a decision
+MIXED = {
+    "name": "small-mixed",
+    "cards": {"hole": 1, "streets": [2, 1, 1], "ranks": "9TJQKA", "suits": "cd"},
+    "wagers": {"start": 2, "unit": "unit"},
+    "betting": {"before": [["pull back", "let it ride", "bet 2"], [], ["fold", "let it ride", "bet 1"]]},
+    "pays": {"three_of_a_kind": 3, "straight": 4, "two_pair": 2, "pair K-A": 1, "pair Q-Q": "push"},
+}
+
+
+def line_of(cards: tuple[int, ...], lines: dict[str, Fraction]) -> str:
+    """The pay line of five cards, classified here from the ranks and suits alone."""
+    ranks = sorted((c >> 2 for c in cards), reverse=True)
+    counts = sorted(Counter(ranks).values(), reverse=True)
+    flush = len({c & 3 for c in cards}) == 1
+    straight = len(set(ranks)) == 5 and (ranks[0] - ranks[4] == 4 or ranks == [12, 3, 2, 1, 0])
+    if straight and flush:
+        hand = "royal_flush" if ranks[4] == 8 else "straight_flush"
+    elif counts[0] == 4:
+        hand = "four_of_a_kind"
+    elif counts[:2] == [3, 2]:
+        hand = "full_house"
+    else:
+        shape = {(3, 1): "three_of_a_kind", (2, 2): "two_pair", (2, 1): "pair"}.get(tuple(counts[:2]), "high_card")
+        hand = "flush" if flush else "straight" if straight else shape
+    if hand == "pair":
+        rank = next(r for r in ranks if ranks.count(r) == 2)
+        for name in lines:
+            if name.startswith("pair "):
+                low, high = ("23456789TJQKA".index(x) for x in name[5:].replace("10", "T").split("-"))
+                if low <= rank <= high:
+                    return name
+    return hand if hand in lines else OTHER
+
+
+class Tree:
+    """The whole game tree of a game file's document, played card by card: each node's
+    options valued by averaging over the next street's cards (ordered as dealt)."""
+
+    def __init__(self, doc: dict, deck: tuple[int, ...]):
+        self.doc, self.deck = doc, deck
+        self.lines = {k: Fraction(0) if v == "push" else Fraction(v) for k, v in doc["pays"].items()}
+        self.streets = doc["cards"]["streets"]
+        self.before = doc["betting"]["before"]
+        self.memo: dict[tuple, dict[str, Fraction]] = {}
+
+    def net(self, cards: tuple[int, ...], units: int) -> Fraction:
+        return units * self.lines.get(line_of(cards, self.lines), Fraction(-1))
+
+    def change(self, option: str) -> int:
+        return {"pull back": -1, "let it ride": 0}.get(option, int(option[4:]) if option.startswith("bet") else 0)
+
+    def options(self, point: int, held: tuple[int, ...], units: int) -> dict[str, Fraction]:
+        """Each option's exact EV at decision point ``point`` holding ``held`` (hole cards,
+        then the board as turned), least risk first."""
+        key = (point, held, units)
+        if key not in self.memo:
+            self.memo[key] = {
+                o: Fraction(-units) if o == "fold" else self.turn(point, held, units + self.change(o))
+                for o in self.before[point] or ["let it ride"]
+            }
+        return self.memo[key]
+
+    def turn(self, point: int, held: tuple[int, ...], units: int) -> Fraction:
+        """The EV of turning street ``point``'s cards, then playing on at its best."""
+        rest = [c for c in self.deck if c not in held]
+        turns = list(permutations(rest, self.streets[point]))
+        return sum((self.best(point + 1, held + t, units) for t in turns), Fraction(0)) / len(turns)
+
+    def best(self, point: int, held: tuple[int, ...], units: int) -> Fraction:
+        if point == len(self.streets):
+            return self.net(held, units)
+        return max(self.options(point, held, units).values())
+
+    def count(self) -> tuple[Counter, dict]:
+        """Every deal played by the tree's optimal choices: deals by (moves, pay line)."""
+        counts: Counter = Counter()
+        hole = self.doc["cards"]["hole"]
+
+        def walk(point: int, held: tuple[int, ...], units: int, path: tuple[str, ...], deals: int) -> None:
+            if point == len(self.streets):
+                counts[(path, line_of(held, self.lines))] += deals
+                return
+            option, _ = max(self.options(point, held, units).items(), key=lambda kv: kv[1])
+            rest = [c for c in self.deck if c not in held]
+            if option == "fold":
+                completions = 1
+                left = len(rest)
+                for n in self.streets[point:]:
+                    for i in range(n):
+                        completions *= left - i
+                    left -= n
+                counts[((*path, option), "fold")] += deals * completions
+                return
+            for t in permutations(rest, self.streets[point]):
+                walk(point + 1, held + t, units + self.change(option), (*path, option), deals)
+
+        for h in combinations(self.deck, hole):
+            walk(0, h, self.doc["wagers"]["start"], (), 1)
+        return counts, self.memo
+
+
+def ordered(counts: Counter, streets: list[int]) -> Counter:
+    """Deals dealt in order within a street are one deal in the engine (a street is a set)."""
+    per = 1
+    for n in streets:
+        for i in range(1, n + 1):
+            per *= i
+    return Counter({k: v // per for k, v in counts.items()})
+
+
+@pytest.mark.parametrize("doc", [STUD, RIDE, MIXED], ids=["stud", "ride", "mixed"])
+def test_every_count_and_every_decision_equal_the_whole_game_tree(doc):
+    game = game_from_document(doc, doc["name"])
+    figures = solve_hand_paid(game)
+    tree = Tree(doc, game.rules.deck)
+    counts, memo = tree.count()
+    hp = game.hand_paid
+    words = [[str(m) for m in hp.options(j)] for j in range(len(hp.before))]
+    mine = Counter({(tuple(words[j][m] for j, m in enumerate(p)), line): n for (p, line), n in figures.counts.items()})
+    assert mine == ordered(counts, doc["cards"]["streets"])
+    assert figures.total == sum(mine.values())
+    checked = 0
+    for (point, held, units), options in memo.items():
+        if not doc["betting"]["before"][point]:
+            continue
+        moves = _moves_to(tree, point, units, hp)
+        if moves is None:
+            continue
+        assert figures.evs(format_cards(held), moves) == options, (point, held, units)
+        checked += 1
+    assert checked > 100
+    check_shape(figures)
+
+
+def _moves_to(tree: Tree, point: int, units: int, hp) -> list[str] | None:
+    """Some earlier decisions (the options' words) that leave ``units`` in action, or None."""
+    paths: list[tuple[list[str], int]] = [([], hp.start)]
+    for j in range(point):
+        asked = tree.before[j]
+        if not asked:
+            continue
+        paths = [(p + [o], u + tree.change(o)) for p, u in paths for o in asked if o != "fold"]
+    return next((p for p, u in paths if u == units), None)
+
+
+def test_the_published_figures():
+    """Mississippi Stud 4.9149% of the ante, 3.7591% with a straight paying 5 (Barona); Let
+    It Ride 3.51% of one bet, element of risk 2.86%."""
+    stud = analysis.solve("mississippi-stud")
+    assert stud.exact.deals == 1326 * 50 * 49 * 48
+    assert stud.exact.house_edge == Fraction(53223, 1082900)
+    assert round(float(stud.exact.house_edge) * 100, 4) == 4.9149
+    check_shape(stud)
+    ride = analysis.solve("let-it-ride")
+    assert round(float(ride.exact.house_edge) * 100, 2) == 3.51
+    assert round(float(ride.exact.element_of_risk) * 100, 2) == 2.86
+    assert sum(w.expected for w in ride.wagers()) == -ride.exact.house_edge
+    assert sum(w.expected for w in stud.wagers()) == -stud.exact.house_edge
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"cards": {"hole": 2, "streets": [1, 1]}}, "5 in all"),
+        ({"dealer": {"qualifier": "none"}}, "no [dealer]"),
+        ({"pays": {"pair 6-10": "push", "pair 9-A": 1}}, "same rank"),
+        ({"pays": {"pair 7-6": 1}}, "lower rank first"),
+        ({"pays": {"flushes": 6}}, "unknown line 'flushes'"),
+        ({"betting": {"before": [["fold"], [], []]}}, "at least two options"),
+        ({"betting": {"before": [["pull back", "fold"], [], []]}}, "one must stay in action"),
+        ({"betting": {"before": [["raise 2", "fold"], [], []]}}, "option 'raise 2'"),
+        ({"wagers": {"start": 0}}, "[wagers] start"),
+    ],
+)
+def test_a_bad_file_is_refused_naming_file_and_key(changes, message):
+    with pytest.raises(InputError, match="bad.toml") as e:
+        game_from_document({**STUD, "cards": {"hole": 2, "streets": [1, 1, 1]}} | changes, "bad.toml")
+    assert message in str(e.value)
