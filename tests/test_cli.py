@@ -236,8 +236,11 @@ def test_every_shipped_game_reports_in_one_json_schema(cli, omaha, holdem, tmp_p
         assert sum(r["deals"] for r in rows) == data["deals"] == taken  # every deal decides at the first point
         assert -sum(Fraction(r["net_exact"]) * r["deals"] for r in rows) / data["deals"] == edge
         wagers = {w["wager"]: w for w in data["wagers"]}
-        bonus = ["ante_bonus"] if name == "three-card-poker" else []  # paid on the ante's stake
-        assert list(wagers) == (["ante", "blind", "play"] if "ultimate" in name else ["ante", "play", *bonus])
+        assert list(wagers) == {
+            "three-card-poker": ["ante", "play", "ante_bonus"],  # the bonus is paid on the ante's stake
+            "mississippi-stud": ["ante", "bet holding 2 cards", "bet holding 3 cards", "bet holding 4 cards"],
+            "let-it-ride": ["bet 1", "bet 2", "bet 3"],
+        }.get(name, ["ante", "blind", "play"] if "ultimate" in name else ["ante", "play"])
         assert sum(Fraction(w["expected_exact"]) for w in wagers.values()) == -edge  # the wagers split the edge
         assert all(sum(x["deals"] for x in w["lines"]) == data["deals"] for w in wagers.values())
         played = sum(r["deals"] for r in rows if r["ended"] != "fold")

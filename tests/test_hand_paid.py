@@ -4,15 +4,20 @@ force that plays the whole game tree, deal by deal, with a hand classifier of it
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations, permutations
+from pathlib import Path
 
+import pandas as pd
 import pytest
 from test_solve import check_shape
 
 import analysis
 from analysis.engine.hand_paid import OTHER, solve_hand_paid
+from analysis.engine.hand_paid_simulation import sample_hand_paid
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document
@@ -219,3 +224,55 @@ def test_a_bad_file_is_refused_naming_file_and_key(changes, message):
     with pytest.raises(InputError, match="bad.toml") as e:
         game_from_document({**STUD, "cards": {"hole": 2, "streets": [1, 1, 1]}} | changes, "bad.toml")
     assert message in str(e.value)
+
+
+def test_sampled_deals_agree_and_a_wrong_strategy_is_caught():
+    for name in ("mississippi-stud", "let-it-ride"):
+        figures = analysis.solve(name)
+        sampled = sample_hand_paid(figures, 300_000, seed=11)
+        assert sampled.within(float(figures.exact.ev)), (name, sampled)
+    # the same deals played with the options mirrored (folding where it should bet three) land far off
+    stud = analysis.solve("mississippi-stud")
+    bold = replace(stud, values=tuple({u: v[::-1] for u, v in point.items()} for point in stud.values))
+    assert not sample_hand_paid(bold, 300_000, seed=11).within(float(stud.exact.ev))
+
+
+def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
+    solved = cli("solve", "--game", "mississippi-stud", "--format", "json").json()
+    assert solved["house_edge_exact"] == "53223/1082900" and solved["pays"]["pair 6-10"] == "push"
+    wagers = {w["wager"]: Fraction(w["expected_exact"]) for w in solved["wagers"]}
+    assert sum(wagers.values()) == -Fraction(solved["house_edge_exact"])  # the wagers split the edge
+    report = cli("report", "--game", "let-it-ride", "--format", "json").json()
+    assert report["house_edge_exact"] == "37963/1082900" and report["qualifier"] == "no dealer"
+    csv = cli("report", "--game", "mississippi-stud", "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("hand ended,antes in action,player's final hand") and csv[1].startswith("folded,5,")
+    first = cli("advise", "--game", "mississippi-stud", "Ah Kh", "--format", "json").json()
+    assert first["best"] == "bet 1" and first["evs"]["bet 3"] == "8203/9800"
+    later = cli(
+        "advise", "--game", "mississippi-stud", "6h 6d", "--board", "6c", "--taken", "bet 3", "--format", "json"
+    )
+    later = later.json()
+    assert later["best"] == "bet 3" and Fraction(later["evs"]["fold"]) == -4
+    bad = cli("advise", "--game", "mississippi-stud", "6h 6d", "--board", "6c")
+    assert bad.returncode == 2 and "give the 1 earlier decision(s) taken, not 0" in bad.stderr
+    sim = cli("simulate", "--game", "let-it-ride", "--hands", "100000", "--seed", "3", "--format", "json").json()
+    assert abs(sim["z"]) < 4 and sim["exact_house_edge"] == float(Fraction(report["house_edge_exact"]))
+    for command in (["verify"], ["tune"], ["sidebet", "--bet", "trips"]):
+        run = cli(*command, "--game", "let-it-ride")
+        assert run.returncode == 2 and "Let It Ride has no dealer:" in run.stderr
+        assert len(run.stderr.splitlines()) == 1
+
+
+def test_the_par_sheet_in_words(cli, tmp_path):
+    run = cli("report", "--game", "mississippi-stud", "--out", tmp_path / "sheet")
+    assert run.returncode == 0, run.stderr
+    stem = tmp_path / "sheet" / "mississippi-stud-optimal-par-sheet"
+    sheets = pd.read_excel(f"{stem}.xlsx", sheet_name=None)
+    assert {"Summary", "Rules", "Decisions", "Strategy 2 cards", "Strategy 4 cards", "Odds per wager"} <= set(sheets)
+    first = sheets["Strategy 2 cards"].set_index("Cards held")
+    assert len(first) == 169 and first.loc["Ad Ac", "Decision"] == "bet three antes more"
+    page = Path(f"{stem}.html").read_text()
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
+    assert "4.9149%" in text and "53223/1082900" in text and "Pair of sixes to tens" in text
+    assert "turned over one at a time" in text and "bets add up" in text
+    assert not re.search(r"\b\w+_\w+\b|bet 1|holding 2", text)  # in words: no identifiers

@@ -25,7 +25,16 @@ def add_parser(sub: Subparsers) -> None:
         "--flop", default=None, help='the three flop cards, e.g. "Qs Jd 2c" (a multi-street game: omit before the flop)'
     )
     p.add_argument(
-        "--board", default=None, metavar="CARDS", help="a multi-street game at the river: the five board cards"
+        "--board",
+        default=None,
+        metavar="CARDS",
+        help="a multi-street game at the river: the five board cards; a game without a dealer: those turned so far",
+    )
+    p.add_argument(
+        "--taken",
+        default=None,
+        metavar="OPTIONS",
+        help='a game without a dealer: the options taken at the earlier decisions, e.g. "bet 1, bet 3"',
     )
     add_game_options(p, store=False)
     add_pay_options(p)
@@ -63,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.game not in PRESETS:
         return run_streets(args)
-    if args.flop is None or args.board is not None:
+    if args.flop is None or args.board is not None or args.taken is not None:
         raise InputError(
             f"{args.game}: give the state's --flop (its one decision is at the flop); --board is for multi-street games"
         )
@@ -100,6 +109,12 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.flop is not None and args.board is not None:
         raise InputError("give --flop (the flop decision) or --board (the river decision), not both")
     game = load_game(args.game)
+    if game.hand_paid is not None:
+        from analysis.cli.hand_paid import run_advise
+
+        return run_advise(args, game)
+    if args.taken is not None:
+        raise InputError("--taken is for the games without a dealer (the options taken at earlier decisions)")
     if game.no_board is not None:
         return _run_no_board(args, game)
     if args.qualifier is not None:

@@ -325,22 +325,24 @@ def one_decision_only(args: argparse.Namespace) -> str:
     )
 
 
-#: The commands that take a game without a board (Three Card Poker) so far.
+#: The commands that take a game without a board (Three Card Poker) or without a dealer
+#: (Mississippi Stud) so far.
 NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
 
 
 def refuse_without_board(args: argparse.Namespace) -> None:
     """One line, before any work, when ``args.command`` does not take the game without a
-    board that ``args.game`` names yet."""
+    board or without a dealer that ``args.game`` names yet."""
     game = getattr(args, "game", None)
     if args.command in NO_BOARD_COMMANDS or not isinstance(game, (str, Path)) or game in PRESETS:
         return
     from analysis.model.game import load_game
 
     spec = load_game(game)
-    if spec.no_board is not None:
+    what = "no board" if spec.no_board is not None else "no dealer" if spec.hand_paid is not None else ""
+    if what:
         raise InputError(
-            f"{spec.title} has no board: `{args.command}` does not take such a game yet; "
+            f"{spec.title} has {what}: `{args.command}` does not take such a game yet; "
             f"`solve --game {game}` gives its exact figures and strategy, `advise --game {game} CARDS` "
             "the decision of a hand"
         )

@@ -25,6 +25,7 @@ from analysis.cli.common import (
 
 if TYPE_CHECKING:
     from analysis.engine.result import GameResult
+    from analysis.model.game import GameSpec
     from analysis.report.streets import StreetReport
 
 NAME = "report"
@@ -94,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
     from analysis.model.rules import PRESETS
 
     if args.game not in PRESETS:
-        return run_no_board(args) if load_game(args.game).no_board is not None else run_streets(args)
+        game = load_game(args.game)
+        if game.hand_paid is not None:
+            return run_hand_paid(args, game)
+        return run_no_board(args) if game.no_board is not None else run_streets(args)
     from analysis.store.outcome_store import OutcomeStore
     from analysis.strategy.registry import strategy_named
 
@@ -204,6 +208,24 @@ def run_no_board(args: argparse.Namespace) -> int:
         print(table.to_csv(index=False), end="")
     else:
         print("\n".join(no_board_lines(f, by_hand=True)))
+    return 0
+
+
+def run_hand_paid(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game without a dealer: its exact figures and return table; with ``--out`` its par
+    sheet (workbook, page, PDF)."""
+    from analysis.cli.hand_paid import hand_paid_lines, run_solve
+
+    game_for(args)  # refuses, in one line, the options of the one-decision games
+    if args.out is None:
+        return run_solve(args, game, report=True)
+    from analysis.engine.hand_paid import solve_hand_paid
+    from analysis.report.hand_paid import write_hand_paid_report
+
+    f = solve_hand_paid(game)
+    written = write_hand_paid_report(f, _game_file(args.game), args.out)
+    print("\n".join(hand_paid_lines(f)[:3]))
+    print(f"par sheet written to {written.workbook.parent}/\n" + "\n".join(f"  {p}" for p in written))
     return 0
 
 

@@ -78,6 +78,10 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.strategy != "optimal" or args.paytable.name != "antewin" or args.pays_on != "ante":
         raise InputError("--strategy, --paytable and --pays-on are for casino-omaha and casino-holdem")
     game = load_game(args.game)
+    if game.hand_paid is not None:
+        from analysis.cli.hand_paid import run_simulate
+
+        return run_simulate(args, game)
     if game.no_board is not None:
         return run_no_board(args, game)
     if args.qualifier is not None:

@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
     from analysis.parallel.options import RunOptions
 
     game = load_game(args.game)
+    if game.hand_paid is not None:
+        from analysis.cli.hand_paid import run_solve
+
+        return run_solve(args, game)
     if game.no_board is not None:
         return _run_no_board(args, game)
     if args.blind:

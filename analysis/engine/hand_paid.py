@@ -144,6 +144,18 @@ class HandPaidFigures:
         row = self.values[point][self.stake(path)][:, code]
         return {str(m): Fraction(int(v), self.scale * self.completions[point]) for m, v in zip(hp.before[point], row)}
 
+    def choices(self, point: int, held: np.ndarray, units: np.ndarray) -> np.ndarray:
+        """The option the strategy takes (index into the point's options) for each row of
+        cards held at a decision point with ``units`` in action (one per row)."""
+        codes = _codes(np.atleast_2d(held), self.game.rules.deck)
+        out = np.zeros(len(codes), dtype=np.int64)
+        for u in np.unique(units).tolist():
+            if u not in self.values[point]:
+                raise InputError(f"{u} units cannot be in action at {decision_label(self.hand_paid.seen[point])}")
+            rows = units == u
+            out[rows] = np.argmax(self.values[point][u][:, codes[rows]], axis=0)
+        return out
+
     def strategy(self, point: int, units: int | None = None) -> pd.DataFrame:
         """The decision at a decision point, one row per class of card sets alike up to the
         suits (with ``units`` in action, default the first that can be): the cards, how many

@@ -10,14 +10,14 @@ per hand add up to the game's, exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import pandas as pd
 
 from analysis.engine.result import GameResult, Outcome
-from analysis.engine.wagers import wager_figures
+from analysis.engine.wagers import WagerFigures, wager_figures
 from analysis.model.categories import CATEGORIES
 from analysis.model.payoffs import BY_CATEGORY, RowKey, outcome_payoffs, row_keys
 from analysis.model.settlement import Settlement
@@ -136,15 +136,26 @@ def pay_line_odds(result: GameResult) -> pd.DataFrame:
 
 def wager_odds(outcomes: Sequence[Outcome], settlement: Settlement, play: str = "call") -> pd.DataFrame:
     """Per wager (ante, blind, and the play bet, named ``play``: the call of a one-decision
-    game): how often it is made, the chance it wins, pushes or loses when made, its expected
-    net per unit of it made (see :data:`WAGER_DEFINITIONS`), the return to player and house
-    edge of that, and its expected net per hand in antes (they add up to the game's: -house
-    edge), for any game's outcomes (:mod:`analysis.engine.wagers`)."""
+    game) of any game's outcomes (:mod:`analysis.engine.wagers`): see :func:`odds_table`."""
+    return odds_table(
+        wager_figures(outcomes, settlement),
+        {
+            w: (play if w == "play" else w.replace("_", " "), d.format(play=play))  # "ante bonus"
+            for w, d in WAGER_DEFINITIONS.items()
+        },
+    )
+
+
+def odds_table(wagers: Sequence[WagerFigures], words: Mapping[str, tuple[str, str]]) -> pd.DataFrame:
+    """Per wager, its name and definition (``words[wager]``): how often it is made, the
+    chance it wins, pushes or loses when made, its expected net per unit of it made, the
+    return to player and house edge of that, and its expected net per hand in units (they
+    add up to the game's: -house edge)."""
     rows = []
-    for w in wager_figures(outcomes, settlement):
-        name = play if w.wager == "play" else w.wager.replace("_", " ")  # "ante bonus"
+    for w in wagers:
+        name, definition = words[w.wager]
         per_unit = -w.house_edge
-        row: dict[str, object] = {"wager": name, "definition": WAGER_DEFINITIONS[w.wager].format(play=play)}
+        row: dict[str, object] = {"wager": name, "definition": definition}
         figures = {
             "made": Fraction(w.made, w.total),
             "win_probability": w.share("wins"),
