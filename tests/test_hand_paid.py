@@ -20,7 +20,7 @@ from analysis.engine.hand_paid import OTHER, solve_hand_paid
 from analysis.engine.hand_paid_simulation import sample_hand_paid
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
-from analysis.model.game import game_from_document
+from analysis.model.game import game_from_document, load_game
 
 STUD = {
     "name": "small-stud",
@@ -204,6 +204,18 @@ def test_the_published_figures():
     assert round(float(ride.exact.element_of_risk) * 100, 2) == 2.86
     assert sum(w.expected for w in ride.wagers()) == -ride.exact.house_edge
     assert sum(w.expected for w in stud.wagers()) == -stud.exact.house_edge
+
+
+def test_the_published_average_wager_breaks_ties_toward_the_bet():
+    """Mississippi Stud's published average wager (3.59 antes, element of risk 1.37%) is
+    the exact strategy's with every exact tie going to the larger bet; ours (to the option
+    that risks less) wagers 3.4836 antes for the same house edge."""
+    less, more = solve_hand_paid(load_game("mississippi-stud")), solve_hand_paid(load_game("mississippi-stud"), "more")
+    assert less.exact.house_edge == more.exact.house_edge == Fraction(53223, 1082900)
+    assert round(float(less.exact.average_wager), 4) == 3.4836
+    assert round(float(more.exact.average_wager), 2) == 3.59
+    assert round(float(more.exact.element_of_risk) * 100, 2) == 1.37
+    assert round(float(less.exact.element_of_risk) * 100, 4) == 1.4109
 
 
 @pytest.mark.parametrize(

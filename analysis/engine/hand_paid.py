@@ -62,6 +62,7 @@ class HandPaidFigures:
     scale: int  # the pay table's smallest unit: values are in 1/scale of a unit
     completions: tuple[int, ...]  # deals that complete a set at each decision point
     values: tuple[dict[int, np.ndarray], ...] = field(repr=False)  # [point][units] -> (options, sets)
+    ties: str = "less"  # an exact tie goes to the option that risks less ("less") or more ("more")
 
     @property
     def hand_paid(self) -> HandPaid:
@@ -153,7 +154,7 @@ class HandPaidFigures:
             if u not in self.values[point]:
                 raise InputError(f"{u} units cannot be in action at {decision_label(self.hand_paid.seen[point])}")
             rows = units == u
-            out[rows] = np.argmax(self.values[point][u][:, codes[rows]], axis=0)
+            out[rows] = best_option(self.values[point][u][:, codes[rows]], self.ties)
         return out
 
     def strategy(self, point: int, units: int | None = None) -> pd.DataFrame:
@@ -171,7 +172,7 @@ class HandPaidFigures:
         table = self.values[point][units][:, first]
         moves = hp.before[point]
         evs = {f"EV({m})": table[i] / (self.scale * self.completions[point]) for i, m in enumerate(moves)}
-        best = np.argmax(table, axis=0)
+        best = best_option(table, self.ties)
         frame = pd.DataFrame(
             {
                 "cards": [format_cards(sorted(r.tolist(), reverse=True)) for r in sets[first]],
@@ -187,8 +188,21 @@ class HandPaidFigures:
         return sorted(self.values[point])
 
 
-def solve_hand_paid(game: GameSpec) -> HandPaidFigures:
-    """The optimal decision at every set of cards and units in action, and the exact figures."""
+def best_option(values: np.ndarray, ties: str) -> np.ndarray:
+    """The index of each column's best option (rows run from the least risk to the most),
+    an exact tie going to the option that risks ``ties`` ("less" or "more")."""
+    if ties == "less":
+        return np.argmax(values, axis=0)
+    return len(values) - 1 - np.argmax(values[::-1], axis=0)
+
+
+def solve_hand_paid(game: GameSpec, ties: str = "less") -> HandPaidFigures:
+    """The optimal decision at every set of cards and units in action, and the exact
+    figures. ``ties``: an exact tie between options goes to the one that risks less (the
+    package's rule) or, with "more", to the larger bet (as some published analyses do: the
+    house edge is the same, the average wager and the element of risk are not)."""
+    if ties not in ("less", "more"):
+        raise InputError(f"ties: 'less' or 'more' (the option that risks less or more wins an exact tie), not {ties!r}")
     hp = _hand_paid(game)
     deck = np.array(game.rules.deck, dtype=np.int64)
     n = len(deck)
@@ -230,7 +244,7 @@ def solve_hand_paid(game: GameSpec) -> HandPaidFigures:
         by_line = holds @ np.eye(len(lines), dtype=np.int64)[line_of] if last else None
         after: dict[Path, np.ndarray] = {}
         for path, held in reach.items():
-            best = np.argmax(values[j][hp.units_after(path)], axis=0)
+            best = best_option(values[j][hp.units_after(path)], ties)
             for i, m in enumerate(moves):
                 taken = np.where(best == i, held, 0)
                 deals = int(taken.sum()) * completions[j]
@@ -251,7 +265,7 @@ def solve_hand_paid(game: GameSpec) -> HandPaidFigures:
     total = comb(n, hp.hole) * completions[0]
     if sum(counts.values()) != total:
         raise AssertionError(f"{game.name}: the outcomes add up to {sum(counts.values())} deals, not {total}")
-    return HandPaidFigures(game, total, counts, decisions, scale, completions, tuple(values))
+    return HandPaidFigures(game, total, counts, decisions, scale, completions, tuple(values), ties)
 
 
 def pay_lines(hands: np.ndarray, hp: HandPaid) -> np.ndarray:
