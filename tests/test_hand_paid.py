@@ -21,6 +21,7 @@ from analysis.engine.hand_paid_simulation import sample_hand_paid
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game
+from analysis.tuning.street_tuner import StreetTuner
 
 STUD = {
     "name": "small-stud",
@@ -269,7 +270,7 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     assert bad.returncode == 2 and "give the 1 earlier decision(s) taken, not 0" in bad.stderr
     sim = cli("simulate", "--game", "let-it-ride", "--hands", "100000", "--seed", "3", "--format", "json").json()
     assert abs(sim["z"]) < 4 and sim["exact_house_edge"] == float(Fraction(report["house_edge_exact"]))
-    for command in (["verify"], ["tune"], ["sidebet", "--bet", "trips"]):
+    for command in (["verify"], ["protect", "--exposed", "1"], ["sidebet", "--bet", "trips"]):
         run = cli(*command, "--game", "let-it-ride")
         assert run.returncode == 2 and "Let It Ride has no dealer:" in run.stderr
         assert len(run.stderr.splitlines()) == 1
@@ -288,3 +289,21 @@ def test_the_par_sheet_in_words(cli, tmp_path):
     assert "4.9149%" in text and "53223/1082900" in text and "Pair of sixes to tens" in text
     assert "turned over one at a time" in text and "bets add up" in text
     assert not re.search(r"\b\w+_\w+\b|bet 1|holding 2", text)  # in words: no identifiers
+
+
+def test_a_pay_is_tuned_and_a_target_solved_exactly(cli):
+    """The straight paying 5 gives the published 3.7591%; the straight's pay for exactly a 4%
+    edge, solved, gives exactly 4% when the game is solved with it."""
+    tuner = StreetTuner(load_game("mississippi-stud"))
+    barona = tuner.evaluate(tuner.table().with_pays({"straight": 5}))
+    assert round(float(barona.exact.house_edge) * 100, 4) == 3.7591
+    row = tuner.solve(Fraction(1, 25), "straight", (0, 20)).iloc[0]
+    pay = row["exact_pays"]["straight"]
+    assert 4 < pay < 5 and row["exact_house_edge"] == Fraction(1, 25)
+    assert tuner.evaluate(tuner.table().with_pays({"straight": pay})).exact.house_edge == Fraction(1, 25)
+    pushed = tuner.game_with(tuner.table().with_pays({"two_pair": 0})).hand_paid
+    assert {x.name: x.net for x in pushed.lines}["two_pair"] == 0  # a line paid 0 pushes
+    out = cli("tune", "--game", "let-it-ride", "--set", "flush=6", "--format", "json").json()
+    assert Fraction(out["house_edge_exact"]) > Fraction(37963, 1082900)
+    refused = cli("tune", "--game", "let-it-ride", "--set", "pair=2")
+    assert refused.returncode == 2 and "pays pairs by rank" in refused.stderr

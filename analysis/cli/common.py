@@ -330,6 +330,10 @@ def one_decision_only(args: argparse.Namespace) -> str:
 NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
 
 
+#: ... and the commands that take a game without a dealer, beyond those.
+HAND_PAID_COMMANDS = ("tune",)
+
+
 def refuse_without_board(args: argparse.Namespace) -> None:
     """One line, before any work, when ``args.command`` does not take the game without a
     board or without a dealer that ``args.game`` names yet."""
@@ -340,7 +344,7 @@ def refuse_without_board(args: argparse.Namespace) -> None:
 
     spec = load_game(game)
     what = "no board" if spec.no_board is not None else "no dealer" if spec.hand_paid is not None else ""
-    if what:
+    if what and not (spec.hand_paid is not None and args.command in HAND_PAID_COMMANDS):
         raise InputError(
             f"{spec.title} has {what}: `{args.command}` does not take such a game yet; "
             f"`solve --game {game}` gives its exact figures and strategy, `advise --game {game} CARDS` "

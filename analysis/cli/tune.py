@@ -151,12 +151,13 @@ def format_solved(tuner: StreetTuner, table: PayTable, result: Solved) -> str:
     """A multi-street game's figures with a changed table, as text."""
     e = result.exact
     changed = ", ".join(f"{c} {table.pays[c]}" for c in reversed(CATEGORIES) if table.pays[c])
+    unit = tuner.game.hand_paid.unit if tuner.game.hand_paid is not None else "ante"
     return "\n".join(
         [
             f"{tuner.game.title}: {tuner.wager} pays {changed}; optimal strategy",
-            f"house edge          {float(e.house_edge):.6%} per ante  (exact {e.house_edge})",
+            f"house edge          {float(e.house_edge):.6%} per {unit}  (exact {e.house_edge})",
             f"element of risk     {float(e.element_of_risk):.6%} of the total wager",
-            f"average wager       {float(e.average_wager):.6f} antes",
-            f"standard deviation  {e.standard_deviation:.6f} antes per hand",
+            f"average wager       {float(e.average_wager):.6f} {unit}s",
+            f"standard deviation  {e.standard_deviation:.6f} {unit}s per hand",
         ]
     )

@@ -1,9 +1,11 @@
-"""Pay-table tuning of a game with several decision points (Ultimate Texas Hold'em, any
-designer's file): the same sweeps and exact target solves as a one-decision game, each
-table priced by an exact solve of the whole game (every decision point re-optimised).
+"""Pay-table tuning of a game with several decision points (Ultimate Texas Hold'em,
+Mississippi Stud, any designer's file): the same sweeps and exact target solves as a
+one-decision game, each table priced by an exact solve of the whole game (every decision
+point re-optimised).
 
 The table tuned is the game's one pay table: the blind's when the game has a blind, else
-the ante's. Each new table is counted once (a few seconds to minutes) and kept in the
+the ante's; a game without a dealer's [pays] by category (its lines of pairs by rank stay
+as the file has them). Each new table is counted once (a few seconds to minutes) and kept in the
 result store, so a sweep or a solve run again reads it back. A target is solved exactly:
 the optimal house edge is concave and piecewise linear in one pay (the least of the edges
 of every strategy, each linear in the pay), so Newton's step from any pay, taken on the
@@ -17,11 +19,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
+from analysis.engine.hand_paid import HandPaidFigures, solve_hand_paid
 from analysis.engine.strategies import Strategy
 from analysis.engine.streets import StreetFigures, solve_streets
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
 from analysis.model.game import Blind, GameSpec
+from analysis.model.hand_paid import HandPaid, PayLine
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.parallel.options import RunOptions
 from analysis.tuning.tuner import PayTuner
@@ -36,15 +40,20 @@ class StreetTuner(PayTuner):
     """Optimal play and returns of a multi-street game for any pay table of its tuned wager."""
 
     def __init__(self, game: GameSpec, options: RunOptions | None = None) -> None:
-        if game.blind is None and game.ante_pays is None:
+        if game.no_board is not None:
+            raise InputError(f"{game.title} has no board: `solve` gives its figures; change its file to tune it")
+        if game.blind is None and game.ante_pays is None and game.hand_paid is None:
             raise InputError(f"{game.title}: no wager is paid by a table (the ante pays even money): nothing to tune")
         self.game, self.options = game, options or RunOptions(progress=False)
         #: the wager whose table is tuned
-        self.wager = "blind" if game.blind is not None else "ante"
+        self.wager = "blind" if game.blind is not None else "ante" if game.hand_paid is None else "pay table"
 
     def table(self, base: PayTableSpec = None) -> PayTable:
         if base is not None:
             return PayTable.load(base)
+        if self.game.hand_paid is not None:
+            lines = {x.category: x.net for x in self.game.hand_paid.lines if x.name == x.category}
+            return PayTable.from_mapping({c: lines.get(c, Fraction(0)) for c in CATEGORIES}, name=self.game.title)
         if self.game.blind is not None:
             pays = {c: self.game.blind.pays.get(c, Fraction(0)) for c in CATEGORIES}
             return PayTable.from_mapping(pays, name=f"{self.game.title} blind")
@@ -54,15 +63,34 @@ class StreetTuner(PayTuner):
     def game_with(self, table: PayTableSpec) -> GameSpec:
         """The game with ``table`` as its tuned wager's pays."""
         pays = self.table(table)
+        if self.game.hand_paid is not None:
+            return replace(self.game, name=f"{self.game.name}*", hand_paid=self._lines(pays))
         if self.wager == "blind":
             blind = Blind({c: p for c, p in pays.pays.items() if p})
             return replace(self.game, name=f"{self.game.name}*", blind=blind)
         return replace(self.game, name=f"{self.game.name}*", ante_pays=pays)
 
-    def evaluate(self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal") -> StreetFigures:
+    def _lines(self, pays: PayTable) -> HandPaid:
+        """A game without a dealer's [pays] with the categories' lines of ``pays``: a line
+        paid 0 pushes, a category without a line loses; a line of pairs by rank stays."""
+        hp = self.game.hand_paid
+        assert hp is not None
+        by_rank = [x for x in hp.lines if x.name != x.category]
+        if pays.pays["pair"] and by_rank:
+            raise InputError(f"{self.game.title} pays pairs by rank: change its [pays] lines of pairs in the file")
+        had = {x.category for x in hp.lines if x.name == x.category}
+        lines = [PayLine(c, c, p) for c, p in pays.pays.items() if p or c in had]
+        return replace(
+            hp, lines=tuple(sorted([*lines, *by_rank], key=lambda x: (-CATEGORIES.index(x.category), -x.high)))
+        )
+
+    def evaluate(
+        self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal"
+    ) -> StreetFigures | HandPaidFigures:
         if strategy != "optimal":
             raise InputError(f"{self.game.title}: a multi-street game is tuned with the optimal strategy only")
-        return solve_streets(self.game_with(paytable), self.options)
+        game = self.game_with(paytable)
+        return solve_hand_paid(game) if game.hand_paid is not None else solve_streets(game, self.options)
 
     def _solve_continuous(
         self, target: Fraction, category: str, limits: tuple[Fraction, Fraction], base: PayTable
@@ -82,16 +110,19 @@ class StreetTuner(PayTuner):
             a = max(lo, Fraction(math.floor(root * GRID), GRID))
             b = min(hi, Fraction(math.ceil(root * GRID), GRID))
             at_a, at_b = self.evaluate(base.with_pays({category: a})), self.evaluate(base.with_pays({category: b}))
+            edge_a, edge_b = at_a.exact.house_edge, at_b.exact.house_edge
             if at_a.counts == at_b.counts:
                 exact = self._root(at_a, target, category, base)
                 if a <= exact <= b:
                     return [({category: exact}, self._edge_with(at_a, base, category)(exact))]
-            elif at_a.house_edge >= target >= at_b.house_edge:
-                return [({category: a}, at_a.house_edge), ({category: b}, at_b.house_edge)]
-            guess = a if at_a.house_edge < target else b
+            elif edge_a >= target >= edge_b:
+                return [({category: a}, edge_a), ({category: b}, edge_b)]
+            guess = a if edge_a < target else b
         raise SolveError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
 
-    def _root(self, played: StreetFigures, target: Fraction, category: str, base: PayTable) -> Fraction:
+    def _root(
+        self, played: StreetFigures | HandPaidFigures, target: Fraction, category: str, base: PayTable
+    ) -> Fraction:
         """The pay where the edge of ``played``'s strategy (a line in the pay) is ``target``."""
         edge = self._edge_with(played, base, category)
         at0, slope = edge(Fraction(0)), edge(Fraction(1)) - edge(Fraction(0))
@@ -99,15 +130,17 @@ class StreetTuner(PayTuner):
             raise InputError(f"{self.game.title}: the {category} pay of the {self.wager} does not move the house edge")
         return (target - at0) / slope
 
-    def _decisions(self, table: PayTable) -> StreetFigures:
+    def _decisions(self, table: PayTable) -> StreetFigures | HandPaidFigures:
         return self.evaluate(table)
 
-    def _same(self, a: StreetFigures, b: StreetFigures) -> bool:
+    def _same(self, a: StreetFigures | HandPaidFigures, b: StreetFigures | HandPaidFigures) -> bool:
         # the same deals ending in each outcome: the same edge as a function of any pay
         return a.counts == b.counts
 
-    def _edge_with(self, decisions: StreetFigures, base: PayTable, category: str) -> Callable[[Fraction], Fraction]:
+    def _edge_with(
+        self, decisions: StreetFigures | HandPaidFigures, base: PayTable, category: str
+    ) -> Callable[[Fraction], Fraction]:
         def edge(pay: Fraction) -> Fraction:
-            return replace(decisions, game=self.game_with(base.with_pays({category: pay}))).house_edge
+            return replace(decisions, game=self.game_with(base.with_pays({category: pay}))).exact.house_edge
 
         return edge
