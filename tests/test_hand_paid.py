@@ -8,7 +8,6 @@ import re
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
-from itertools import combinations, permutations
 from pathlib import Path
 
 import pandas as pd
@@ -16,11 +15,14 @@ import pytest
 from test_solve import check_shape
 
 import analysis
+import analysis.counting.hand_paid_tree as tree_module
+from analysis.counting.hand_paid_tree import NO_LINE, HandPaidTree
 from analysis.engine.hand_paid import OTHER, solve_hand_paid
 from analysis.engine.hand_paid_simulation import sample_hand_paid
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game
+from analysis.report.hand_paid_verification import CHECKS, verify_hand_paid
 from analysis.tuning.street_tuner import StreetTuner
 
 STUD = {
@@ -56,139 +58,32 @@ MIXED = {
 }
 
 
-def line_of(cards: tuple[int, ...], lines: dict[str, Fraction]) -> str:
-    """The pay line of five cards, classified here from the ranks and suits alone."""
-    ranks = sorted((c >> 2 for c in cards), reverse=True)
-    counts = sorted(Counter(ranks).values(), reverse=True)
-    flush = len({c & 3 for c in cards}) == 1
-    straight = len(set(ranks)) == 5 and (ranks[0] - ranks[4] == 4 or ranks == [12, 3, 2, 1, 0])
-    if straight and flush:
-        hand = "royal_flush" if ranks[4] == 8 else "straight_flush"
-    elif counts[0] == 4:
-        hand = "four_of_a_kind"
-    elif counts[:2] == [3, 2]:
-        hand = "full_house"
-    else:
-        shape = {(3, 1): "three_of_a_kind", (2, 2): "two_pair", (2, 1): "pair"}.get(tuple(counts[:2]), "high_card")
-        hand = "flush" if flush else "straight" if straight else shape
-    if hand == "pair":
-        rank = next(r for r in ranks if ranks.count(r) == 2)
-        for name in lines:
-            if name.startswith("pair "):
-                low, high = ("23456789TJQKA".index(x) for x in name[5:].replace("10", "T").split("-"))
-                if low <= rank <= high:
-                    return name
-    return hand if hand in lines else OTHER
-
-
-class Tree:
-    """The whole game tree of a game file's document, played card by card: each node's
-    options valued by averaging over the next street's cards (ordered as dealt)."""
-
-    def __init__(self, doc: dict, deck: tuple[int, ...]):
-        self.doc, self.deck = doc, deck
-        self.lines = {k: Fraction(0) if v == "push" else Fraction(v) for k, v in doc["pays"].items()}
-        self.streets = doc["cards"]["streets"]
-        self.before = doc["betting"]["before"]
-        self.memo: dict[tuple, dict[str, Fraction]] = {}
-
-    def net(self, cards: tuple[int, ...], units: int) -> Fraction:
-        return units * self.lines.get(line_of(cards, self.lines), Fraction(-1))
-
-    def change(self, option: str) -> int:
-        return {"pull back": -1, "let it ride": 0}.get(option, int(option[4:]) if option.startswith("bet") else 0)
-
-    def options(self, point: int, held: tuple[int, ...], units: int) -> dict[str, Fraction]:
-        """Each option's exact EV at decision point ``point`` holding ``held`` (hole cards,
-        then the board as turned), least risk first."""
-        key = (point, held, units)
-        if key not in self.memo:
-            self.memo[key] = {
-                o: Fraction(-units) if o == "fold" else self.turn(point, held, units + self.change(o))
-                for o in self.before[point] or ["let it ride"]
-            }
-        return self.memo[key]
-
-    def turn(self, point: int, held: tuple[int, ...], units: int) -> Fraction:
-        """The EV of turning street ``point``'s cards, then playing on at its best."""
-        rest = [c for c in self.deck if c not in held]
-        turns = list(permutations(rest, self.streets[point]))
-        return sum((self.best(point + 1, held + t, units) for t in turns), Fraction(0)) / len(turns)
-
-    def best(self, point: int, held: tuple[int, ...], units: int) -> Fraction:
-        if point == len(self.streets):
-            return self.net(held, units)
-        return max(self.options(point, held, units).values())
-
-    def count(self) -> tuple[Counter, dict]:
-        """Every deal played by the tree's optimal choices: deals by (moves, pay line)."""
-        counts: Counter = Counter()
-        hole = self.doc["cards"]["hole"]
-
-        def walk(point: int, held: tuple[int, ...], units: int, path: tuple[str, ...], deals: int) -> None:
-            if point == len(self.streets):
-                counts[(path, line_of(held, self.lines))] += deals
-                return
-            option, _ = max(self.options(point, held, units).items(), key=lambda kv: kv[1])
-            rest = [c for c in self.deck if c not in held]
-            if option == "fold":
-                completions = 1
-                left = len(rest)
-                for n in self.streets[point:]:
-                    for i in range(n):
-                        completions *= left - i
-                    left -= n
-                counts[((*path, option), "fold")] += deals * completions
-                return
-            for t in permutations(rest, self.streets[point]):
-                walk(point + 1, held + t, units + self.change(option), (*path, option), deals)
-
-        for h in combinations(self.deck, hole):
-            walk(0, h, self.doc["wagers"]["start"], (), 1)
-        return counts, self.memo
-
-
-def ordered(counts: Counter, streets: list[int]) -> Counter:
-    """Deals dealt in order within a street are one deal in the engine (a street is a set)."""
-    per = 1
-    for n in streets:
-        for i in range(1, n + 1):
-            per *= i
-    return Counter({k: v // per for k, v in counts.items()})
-
-
 @pytest.mark.parametrize("doc", [STUD, RIDE, MIXED], ids=["stud", "ride", "mixed"])
 def test_every_count_and_every_decision_equal_the_whole_game_tree(doc):
     game = game_from_document(doc, doc["name"])
     figures = solve_hand_paid(game)
-    tree = Tree(doc, game.rules.deck)
-    counts, memo = tree.count()
+    tree = HandPaidTree(game)
     hp = game.hand_paid
     words = [[str(m) for m in hp.options(j)] for j in range(len(hp.before))]
     mine = Counter({(tuple(words[j][m] for j, m in enumerate(p)), line): n for (p, line), n in figures.counts.items()})
-    assert mine == ordered(counts, doc["cards"]["streets"])
+    assert OTHER == NO_LINE and mine == tree.count()
     assert figures.total == sum(mine.values())
     checked = 0
-    for (point, held, units), options in memo.items():
-        if not doc["betting"]["before"][point]:
-            continue
-        moves = _moves_to(tree, point, units, hp)
-        if moves is None:
-            continue
-        assert figures.evs(format_cards(held), moves) == options, (point, held, units)
-        checked += 1
+    for (point, held, units), options in tree.memo.items():
+        moves = _moves_to(hp, point, units)
+        if hp.before[point] and moves is not None:
+            assert figures.evs(format_cards(held), moves) == options, (point, held, units)
+            checked += 1
     assert checked > 100
     check_shape(figures)
 
 
-def _moves_to(tree: Tree, point: int, units: int, hp) -> list[str] | None:
+def _moves_to(hp, point: int, units: int) -> list[str] | None:
     """Some earlier decisions (the options' words) that leave ``units`` in action, or None."""
     paths: list[tuple[list[str], int]] = [([], hp.start)]
     for j in range(point):
-        asked = tree.before[j]
-        if not asked:
-            continue
-        paths = [(p + [o], u + tree.change(o)) for p, u in paths for o in asked if o != "fold"]
+        if hp.before[j]:
+            paths = [(p + [str(m)], u + m.change) for p, u in paths for m in hp.before[j] if m.kind != "fold"]
     return next((p for p, u in paths if u == units), None)
 
 
@@ -270,7 +165,7 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     assert bad.returncode == 2 and "give the 1 earlier decision(s) taken, not 0" in bad.stderr
     sim = cli("simulate", "--game", "let-it-ride", "--hands", "100000", "--seed", "3", "--format", "json").json()
     assert abs(sim["z"]) < 4 and sim["exact_house_edge"] == float(Fraction(report["house_edge_exact"]))
-    for command in (["verify"], ["protect", "--exposed", "1"], ["sidebet", "--bet", "trips"]):
+    for command in (["protect", "--exposed", "1"], ["sidebet", "--bet", "trips"], ["app"]):
         run = cli(*command, "--game", "let-it-ride")
         assert run.returncode == 2 and "Let It Ride has no dealer:" in run.stderr
         assert len(run.stderr.splitlines()) == 1
@@ -307,3 +202,18 @@ def test_a_pay_is_tuned_and_a_target_solved_exactly(cli):
     assert Fraction(out["house_edge_exact"]) > Fraction(37963, 1082900)
     refused = cli("tune", "--game", "let-it-ride", "--set", "pair=2")
     assert refused.returncode == 2 and "pays pairs by rank" in refused.stderr
+
+
+def test_verify_checks_it_along_its_own_paths_and_a_wrong_count_fails(cli, monkeypatch):
+    run = cli("verify", "--game", "let-it-ride", "--hands", "100000", "--format", "json")
+    assert run.returncode == 0, run.stdout
+    checks = {c["name"]: c for c in run.json()["checks"]}
+    assert list(checks) == list(CHECKS) and all(c["passed"] for c in checks.values())
+    assert "let-it-ride 3.51%" in checks["published edges"]["found"]
+    # the oracle paying a pair of tens as a loss: the engine no longer equals the game tree
+    original = tree_module.line_of
+    monkeypatch.setattr(
+        tree_module, "line_of", lambda cards, hp: "x" if original(cards, hp) == "pair 10-A" else original(cards, hp)
+    )
+    failed = verify_hand_paid(load_game("let-it-ride"), hands=1000)
+    assert [c.name for c in failed.failed] == ["small-deck game tree"]

@@ -331,7 +331,7 @@ NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
 
 
 #: ... and the commands that take a game without a dealer, beyond those.
-HAND_PAID_COMMANDS = ("tune",)
+HAND_PAID_COMMANDS = ("tune", "verify")
 
 
 def refuse_without_board(args: argparse.Namespace) -> None:

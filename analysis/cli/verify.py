@@ -87,9 +87,16 @@ def run(args: argparse.Namespace) -> int:
         result = verify(preset(args.game), options_for(args), args.states, args.hands, args.seed, on_check=line)
     else:  # a game of several decision points: its own checks (no outcome store, so no naive states)
         from analysis.model.game import load_game
-        from analysis.report.street_verification import verify_streets
 
-        result = verify_streets(load_game(args.game), options_for(args), args.hands, args.seed, on_check=line)
+        game = load_game(args.game)
+        if game.hand_paid is not None:
+            from analysis.report.hand_paid_verification import verify_hand_paid
+
+            result = verify_hand_paid(game, args.hands, args.seed, on_check=line)
+        else:
+            from analysis.report.street_verification import verify_streets
+
+            result = verify_streets(game, options_for(args), args.hands, args.seed, on_check=line)
     written = result.write(args.out) if args.out is not None else []
     if table:
         failed = ", ".join(c.name for c in result.failed)

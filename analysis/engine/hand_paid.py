@@ -141,14 +141,14 @@ class HandPaidFigures:
         path = _path_of(hp, list(moves), point)
         if not hp.before[point]:
             raise InputError(f"{self.game.title}: no decision holding {len(held)} cards")
-        code = _codes(np.array([held]), self.game.rules.deck)[0]
+        code = set_codes(np.array([held]), self.game.rules.deck)[0]
         row = self.values[point][self.stake(path)][:, code]
         return {str(m): Fraction(int(v), self.scale * self.completions[point]) for m, v in zip(hp.before[point], row)}
 
     def choices(self, point: int, held: np.ndarray, units: np.ndarray) -> np.ndarray:
         """The option the strategy takes (index into the point's options) for each row of
         cards held at a decision point with ``units`` in action (one per row)."""
-        codes = _codes(np.atleast_2d(held), self.game.rules.deck)
+        codes = set_codes(np.atleast_2d(held), self.game.rules.deck)
         out = np.zeros(len(codes), dtype=np.int64)
         for u in np.unique(units).tolist():
             if u not in self.values[point]:
@@ -165,7 +165,7 @@ class HandPaidFigures:
         units = self.stakes_at(point)[0] if units is None else units
         if units not in self.values[point]:
             raise InputError(f"{units} units cannot be in action at {decision_label(hp.seen[point])}")
-        sets = np.array(deck)[_subsets(len(deck), hp.seen[point])]
+        sets = np.array(deck)[subsets(len(deck), hp.seen[point])]
         classes = canonical_codes(sets, suit_permutations(self.game.rules.suits))
         first, inverse, counts = np.unique(classes, return_index=True, return_inverse=True, return_counts=True)[1:]
         del inverse
@@ -209,7 +209,7 @@ def solve_hand_paid(game: GameSpec, ties: str = "less") -> HandPaidFigures:
     sizes = (*hp.seen, 5)
     points = range(len(hp.seen))
     completions = tuple(prod(comb(n - sizes[i], hp.streets[i]) for i in range(j, len(hp.streets))) for j in points)
-    fives = _subsets(n, 5)
+    fives = subsets(n, 5)
     line_of = pay_lines(deck[fives], hp)
     scale = lcm(*(p.net.denominator for p in hp.lines))
     nets = np.array([int(p.net * scale) for p in hp.lines] + [-scale], dtype=np.int64)[line_of]
@@ -271,6 +271,8 @@ def solve_hand_paid(game: GameSpec, ties: str = "less") -> HandPaidFigures:
 def pay_lines(hands: np.ndarray, hp: HandPaid) -> np.ndarray:
     """The index of the pay line of each row of five cards (``len(hp.lines)``: no line)."""
     category = category_of(best_strength(hands))
+    if not any(p.category == "royal_flush" for p in hp.lines):  # a royal is then paid as a straight flush
+        category[category == CATEGORIES.index("royal_flush")] = CATEGORIES.index("straight_flush")
     ranks = np.sort(hands >> 2, axis=1)
     twice = ranks[:, 1:] == ranks[:, :-1]
     pair_rank = np.where(twice.any(axis=1), ranks[:, 1:][np.arange(len(ranks)), twice.argmax(axis=1)], -1)
@@ -284,7 +286,7 @@ def pay_lines(hands: np.ndarray, hp: HandPaid) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _subsets(n: int, k: int) -> np.ndarray:
+def subsets(n: int, k: int) -> np.ndarray:
     """Every k-subset of positions 0..n-1 as sorted rows in colex order: row i is the
     subset whose colex code is i (the subsets of 0..t-1 come first, whatever n)."""
     rows = np.zeros((1, 0), dtype=np.int64)
@@ -302,7 +304,7 @@ def _colex(rows: np.ndarray) -> np.ndarray:
     return np.asarray(np.sum([BINOM[rows[:, i], i + 1] for i in range(rows.shape[1])], axis=0, dtype=np.int64))
 
 
-def _codes(sets: np.ndarray, deck: Sequence[int]) -> np.ndarray:
+def set_codes(sets: np.ndarray, deck: Sequence[int]) -> np.ndarray:
     """The colex codes of sets of cards, by their positions in the deck."""
     at = np.full(52, -1, dtype=np.int64)
     at[list(deck)] = np.arange(len(deck))
@@ -313,7 +315,7 @@ def _codes(sets: np.ndarray, deck: Sequence[int]) -> np.ndarray:
 def _holds(n: int, big: int, small: int) -> sparse.csc_array:
     """Which small sets each big set holds: a 0/1 matrix (small sets x big sets) in colex
     order, so one product sums over the sets that hold a set, its transpose over held ones."""
-    rows = _subsets(n, big)
+    rows = subsets(n, big)
     codes = np.stack([_colex(rows[:, keep]) for keep in combinations(range(big), small)], axis=1)
     each = codes.shape[1]
     return sparse.csc_array(

@@ -68,6 +68,8 @@ def line_index(cards: np.ndarray, figures: HandPaidFigures) -> np.ndarray:
         [9, 8, 7, 6, 5, 4, 3, 2, 1],
         0,
     )
+    if not any(line.category == "royal_flush" for line in hp.lines):  # paid as a straight flush
+        names[names == 9] = 8
     pair_rank = np.argmax(counts == 2, axis=1)
     out = np.full(len(cards), len(hp.lines), dtype=np.int64)
     for i, line in reversed(list(enumerate(hp.lines))):
