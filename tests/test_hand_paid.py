@@ -16,12 +16,13 @@ from test_solve import check_shape
 
 import analysis
 import analysis.counting.hand_paid_tree as tree_module
-from analysis.counting.hand_paid_tree import NO_LINE, HandPaidTree
+from analysis.counting.hand_paid_tree import NO_LINE, HandPaidTree, line_of
 from analysis.engine.hand_paid import OTHER, solve_hand_paid
 from analysis.engine.hand_paid_simulation import sample_hand_paid
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game
+from analysis.report.hand_paid import worked_examples
 from analysis.report.hand_paid_verification import CHECKS, verify_hand_paid
 from analysis.tuning.street_tuner import StreetTuner
 
@@ -176,14 +177,22 @@ def test_the_par_sheet_in_words(cli, tmp_path):
     assert run.returncode == 0, run.stderr
     stem = tmp_path / "sheet" / "mississippi-stud-optimal-par-sheet"
     sheets = pd.read_excel(f"{stem}.xlsx", sheet_name=None)
-    assert {"Summary", "Rules", "Decisions", "Strategy 2 cards", "Strategy 4 cards", "Odds per wager"} <= set(sheets)
+    assert {
+        "Summary",
+        "Rules",
+        "Decisions",
+        "Examples",
+        "Strategy 2 cards",
+        "Strategy 4 cards",
+        "Odds per wager",
+    } <= set(sheets)
     first = sheets["Strategy 2 cards"].set_index("Cards held")
     assert len(first) == 169 and first.loc["Ad Ac", "Decision"] == "bet three antes more"
     page = Path(f"{stem}.html").read_text()
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
     assert "4.9149%" in text and "53223/1082900" in text and "Pair of sixes to tens" in text
-    assert "turned over one at a time" in text and "bets add up" in text
-    assert not re.search(r"\b\w+_\w+\b|bet 1|holding 2", text)  # in words: no identifiers
+    assert "turned over one at a time" in text and "bets add up" in text and "Worked examples" in text
+    assert not re.search(r"\b\w+_\w+\b|bet 1|holding \d cards", text)  # in words: no identifiers
 
 
 def test_a_pay_is_tuned_and_a_target_solved_exactly(cli):
@@ -217,3 +226,26 @@ def test_verify_checks_it_along_its_own_paths_and_a_wrong_count_fails(cli, monke
     )
     failed = verify_hand_paid(load_game("let-it-ride"), hands=1000)
     assert [c.name for c in failed.failed] == ["small-deck game tree"]
+
+
+@pytest.mark.parametrize("name", ["mississippi-stud", "let-it-ride"])
+def test_each_worked_example_is_played_as_the_strategy_plays_it(name):
+    """Every example's decisions are the best of its exact EVs (asked again of the solve),
+    and its net is the units in action times the pay the oracle's own classifier finds."""
+    figures = analysis.solve(name)
+    hp = figures.hand_paid
+    examples = worked_examples(figures)
+    cases = [case for case, _ in examples]
+    assert any(case.startswith("The player wins") for case in cases) and any("loses" in c for c in cases)
+    assert ("The player folds holding two cards" in cases) == (name == "mississippi-stud")
+    for _, deal in examples:
+        taken: list[str] = []
+        for d in deal.decisions:
+            assert figures.evs(format_cards(d.held), taken) == d.evs
+            assert d.taken == max(d.evs, key=lambda o: d.evs[o])  # the first best: least risk
+            taken.append(d.taken)
+        if deal.folded:
+            assert deal.net == -deal.units and taken[-1] == "fold"
+        else:
+            pay = {x.name: x.net for x in hp.lines}.get(line_of(deal.cards, hp), Fraction(-1))
+            assert deal.net == deal.units * pay

@@ -44,6 +44,30 @@ OTHER = "any other hand"
 Path = tuple[int, ...]  # the move taken at each decision point so far (index into its options)
 
 
+@dataclass(frozen=True)
+class PlayedDecision:
+    """One decision of a played deal: the cards held, the units in action, each option's
+    exact EV in units and the option the strategy takes."""
+
+    held: tuple[int, ...]
+    units: int
+    evs: dict[str, Fraction]
+    taken: str
+
+
+@dataclass(frozen=True)
+class PlayedDeal:
+    """A deal played by the strategy: its cards (hole first, then the community cards as
+    turned), its decisions, the units in action at the end, the pay line and the net."""
+
+    cards: tuple[int, ...]
+    decisions: tuple[PlayedDecision, ...]
+    units: int
+    folded: bool
+    line: str  # the pay line of the five cards ("" after a fold)
+    net: Fraction
+
+
 def decision_label(seen: int) -> str:
     """A decision point in the outcomes' vocabulary: by the cards the player holds."""
     return f"{seen} cards"
@@ -144,6 +168,31 @@ class HandPaidFigures:
         code = set_codes(np.array([held]), self.game.rules.deck)[0]
         row = self.values[point][self.stake(path)][:, code]
         return {str(m): Fraction(int(v), self.scale * self.completions[point]) for m, v in zip(hp.before[point], row)}
+
+    def play(self, cards: Sequence[int]) -> PlayedDeal:
+        """One deal (the five cards: hole first, then the community cards in the order they
+        are turned) played by the strategy, each decision with every option's exact EV."""
+        hp, deck = self.hand_paid, self.game.rules.deck
+        if len(cards) != 5 or len(set(cards)) != 5 or set(cards) - set(deck):
+            raise InputError(f"a deal is five different cards of {self.game.title}'s deck")
+        units, taken, played = hp.start, [], []
+        for j, seen in enumerate(hp.seen):
+            held = tuple(cards[:seen])
+            code = set_codes(np.array([held]), deck)[0]
+            row = self.values[j][units][:, code]
+            moves = hp.options(j)
+            best = int(best_option(row[:, None], self.ties)[0])
+            if hp.before[j]:
+                scale = self.scale * self.completions[j]
+                evs = {str(m): Fraction(int(v), scale) for m, v in zip(moves, row)}
+                played.append(PlayedDecision(held, units, evs, str(moves[best])))
+            taken.append(best)
+            if moves[best].kind == "fold":
+                return PlayedDeal(tuple(cards), tuple(played), units, True, "", Fraction(-units))
+            units += moves[best].change
+        line_index = int(pay_lines(np.array([cards]), hp)[0])
+        line = hp.lines[line_index].name if line_index < len(hp.lines) else OTHER
+        return PlayedDeal(tuple(cards), tuple(played), units, False, line, hp.net(units, line))
 
     def choices(self, point: int, held: np.ndarray, units: np.ndarray) -> np.ndarray:
         """The option the strategy takes (index into the point's options) for each row of

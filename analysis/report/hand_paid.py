@@ -9,9 +9,11 @@ import datetime as dt
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from analysis.engine.hand_paid import OTHER, HandPaidFigures, decision_label
+from analysis.engine.hand_paid import OTHER, HandPaidFigures, PlayedDeal, decision_label
+from analysis.model.cards import format_cards
 from analysis.model.hand_paid import Move
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section, Table, figures_sha256
 from analysis.report.odds import odds_table
@@ -158,6 +160,78 @@ def return_rows(f: HandPaidFigures) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: Random deals looked through for the worked examples (seeded: the same sheet every run).
+EXAMPLE_DEALS = 4000
+EXAMPLE_SEED = 2026
+
+
+def worked_examples(f: HandPaidFigures) -> list[tuple[str, PlayedDeal]]:
+    """Real deals of each way a hand ends, each played by the sheet's strategy: a fold at
+    each decision point that has one, a loss, a push and wins on two pay lines, the first
+    of each among seeded random deals."""
+    hp = f.hand_paid
+    deck = np.array(f.game.rules.deck)
+    rng = np.random.default_rng(EXAMPLE_SEED)
+    words = {x.name: x.words().lower() for x in hp.lines}
+    found: dict[str, PlayedDeal] = {}
+    wins = 0
+    for _ in range(EXAMPLE_DEALS):
+        deal = f.play(rng.permutation(deck)[:5].tolist())
+        if deal.folded:
+            case = f"The player folds holding {number_words(len(deal.decisions[-1].held))} cards"
+        elif deal.net < 0:
+            case = "The player loses every unit in action"
+        elif deal.net == 0:
+            case = f"A push: {words.get(deal.line, deal.line)}"
+        else:
+            case = f"The player wins with {words[deal.line]}"
+            if case not in found and wins == 2:
+                continue
+            wins += case not in found
+        found.setdefault(case, deal)
+    return sorted(found.items(), key=lambda kv: (kv[1].folded is False, kv[1].net))
+
+
+def examples_rows(f: HandPaidFigures) -> pd.DataFrame:
+    """The worked examples, one row each: the cards, every decision with its exact EVs, the
+    final hand and the settlement."""
+    hp = f.hand_paid
+    unit = hp.unit
+    words = {x.name: x.words().lower() for x in hp.lines} | {OTHER: "a hand the table does not pay"}
+    moves = {str(m): _move_words(m, unit) for ms in hp.before for m in ms}
+    rows = []
+    for case, deal in worked_examples(f):
+        steps = []
+        for d in deal.decisions:
+            evs = ", ".join(f"{moves[o]} {float(v):+.4f}" for o, v in d.evs.items())
+            steps.append(
+                f"holding {format_cards(d.held)} with {_units(d.units, unit)} in action: {evs}; "
+                f"the player takes {moves[d.taken]}"
+            )
+        held = _units(deal.units, unit)
+        if deal.folded:
+            settled = f"the player folds and loses {held}"
+        else:
+            outcome = "win" if deal.net > 0 else "push" if deal.net == 0 else "lose"
+            settled = f"{words[deal.line]}: {held} in action {outcome}{'s' if deal.units == 1 else ''}"
+        rows.append(
+            {
+                "case": case,
+                "player's cards": format_cards(deal.cards[: hp.hole]),
+                "community cards, as turned": format_cards(deal.cards[hp.hole :]),
+                "decisions (expected result of each option)": "; ".join(steps),
+                f"{unit}s in action at the end": deal.units,
+                f"net ({unit}s)": str(deal.net),
+                "settlement": settled,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _units(n: int, unit: str) -> str:
+    return f"{number_words(n)} {unit}{'s' if n != 1 else ''}"
+
+
 def hand_paid_odds(f: HandPaidFigures) -> pd.DataFrame:
     """Per wager: each starting unit and each street's bet, side by side."""
     unit = f.hand_paid.unit
@@ -195,6 +269,7 @@ def hand_paid_sheets(f: HandPaidFigures, game_file: Path | None) -> dict[str, pd
         "Summary": summary_table(f),
         "Rules": clauses_table(rules_of_play(f)),
         "Decisions": decisions_table(f),
+        "Examples": examples_rows(f),
         **strategies,
         "Return table": return_rows(f),
         "Odds per wager": hand_paid_odds(f),
@@ -253,6 +328,18 @@ def hand_paid_document(f: HandPaidFigures, sheets: dict[str, pd.DataFrame]) -> D
         Section("summary", "Summary", (*edge_notice(e.house_edge), *summary)),
         Section("rules", "Rules of play", regulation_blocks(rules_of_play(f))),
         Section("strategy", "Strategy", tuple(strategy)),
+        Section(
+            "examples",
+            "Worked examples",
+            (
+                Paragraph(
+                    "Real deals of each way a hand ends, each decision taken by the strategy of this sheet, with the "
+                    f"exact expected result of every option in {unit}s; the community cards are listed as they are "
+                    "turned."
+                ),
+                Table(sheets["Examples"]),
+            ),
+        ),
         Section("return-table", "Return table", (Table(sheets["Return table"]),)),
         Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
         Section("method", "Method and verification", method),
