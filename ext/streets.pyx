@@ -21,7 +21,8 @@ meet each pair's turn or river (``count_flop_by_class``).
 """
 
 from cython.parallel cimport prange, parallel
-from libc.stdlib cimport free
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, all_classes, arena_alloc, arena_measure,
@@ -281,3 +282,116 @@ def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
         free_work(w)
     if failed[0]:
         raise MemoryError("count_streets: could not allocate a worker's buffers")
+
+
+cdef void class_table(const Game* g, Work* work) noexcept nogil:
+    """The dealer results (win, tie, loss against a dealer who always qualifies) and the
+    bet-table offset of every class of the current board."""
+    cdef Board* w = &work.b
+    cdef int x
+    cdef uint32_t* r
+    cdef Cls* c
+    sweep_dealers(g, w)
+    for x in range(w.nc):
+        c = &w.cls[x]
+        r = work.res + c.index * NRES
+        r[0] = 0
+        r[1] = 0
+        r[2] = 0
+        r[3] = <uint32_t>c.below
+        r[4] = <uint32_t>(c.le - c.below)
+        r[5] = <uint32_t>(g.dealer_total - c.le)
+        work.boff[c.index] = <uint16_t>(g.category[c.value] * NRES)
+
+
+cdef void count_flop_turns(const Game* g, const int8_t* flop, const int8_t* holdings, Py_ssize_t nh,
+                           const int8_t* tr, const uint8_t* new_orbit, Py_ssize_t ntr, uint32_t* out,
+                           int64_t* margin, Work* w) noexcept nogil:
+    """One flop's holdings, a decision at the turn: first each holding's margin (dealer hands
+    beaten less dealer hands lost to) summed over the rivers of each turn card, then every
+    completion (both orders of each turn/river pair) added to the table of its turn decision:
+    columns 0.. when the margin is not above 0 (check), NSCOLS.. when it is (bet)."""
+    cdef Py_ssize_t h, x
+    cdef int s, c, t, rv, dt, dr, second
+    cdef int board[5]
+    cdef uint64_t trm
+    cdef const uint32_t* r
+    cdef int64_t m
+    flop_holdings(holdings, nh, g.k, w.hmask, w.hcls)
+    board[0] = flop[0]
+    board[1] = flop[1]
+    board[2] = flop[2]
+    memset(margin, 0, nh * 52 * sizeof(int64_t))
+    for second in range(2):
+        for x in range(ntr):
+            t = tr[2 * x]
+            rv = tr[2 * x + 1]
+            board[3] = t
+            board[4] = rv
+            s = flush_suit(board[0], board[1], board[2], t, rv)
+            if new_orbit[x]:
+                board_classes(g, board, s, &w.b)
+                class_table(g, w)
+            trm = ((<uint64_t>1) << t) | ((<uint64_t>1) << rv)
+            for h in range(nh):
+                if w.hmask[h] & trm:
+                    continue
+                c = w.hcls[(s if s >= 0 else NO_FLUSH) * nh + h]
+                r = w.res + c * NRES
+                if second == 0:
+                    m = <int64_t>r[3] - <int64_t>r[5]
+                    margin[h * 52 + t] += m
+                    margin[h * 52 + rv] += m
+                else:
+                    dt = NSCOLS if margin[h * 52 + t] > 0 else 0
+                    dr = NSCOLS if margin[h * 52 + rv] > 0 else 0
+                    add6_masked(out + h * 2 * NSCOLS + dt + w.boff[c], r, 0xFFFFFFFFu)
+                    add6_masked(out + h * 2 * NSCOLS + dr + w.boff[c], r, 0xFFFFFFFFu)
+
+
+def count_turns(int k, bint omaha, int qualifier, uint64_t deck, int dealer_total,
+                const int8_t[:, ::1] flops,
+                const int8_t[:, ::1] holdings, const int64_t[::1] hold_offsets,
+                const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
+                const int64_t[::1] tr_offsets,
+                const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
+                const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1):
+    """Add to ``out`` (one row per holding: two tables of category x 6 dealer results, the
+    completions whose turn the player checks, then those where he bets) the counts of every
+    completion of every state, each turn/river pair in both orders (turn first), a dealer
+    who always qualifies; the turn bet is made when the player beats more of the dealer's
+    hands than he loses to, over the rivers of that turn (an exact tie checks)."""
+    cdef Py_ssize_t nf = flops.shape[0], f
+    if k not in (2, 3) or holdings.shape[1] != k:
+        raise ValueError("count_turns: holdings must have 2 or 3 cards")
+    if out.shape[0] != holdings.shape[0] or out.shape[1] != 2 * NSCOLS or hold_offsets.shape[0] != nf + 1:
+        raise ValueError(f"count_turns: out needs one row of {2 * NSCOLS} columns per holding")
+    cdef Py_ssize_t max_nh = check_flop_layout("count_turns", holdings.shape[0], hold_offsets, tr_pairs,
+                                               tr_new_orbit, tr_offsets)
+    cdef Game g = make_game(k, omaha, qualifier, deck, dealer_total, &pair_table[0, 0], &flush[0], &category[0])
+    cdef Work* w
+    cdef int64_t* margin
+    cdef int failed[1]
+    failed[0] = 0
+    cdef const int8_t* hold_ptr = &holdings[0, 0] if holdings.shape[0] else NULL
+    cdef const int8_t* tr_ptr = &tr_pairs[0, 0] if tr_pairs.shape[0] else NULL
+    cdef const uint8_t* orbit_ptr = &tr_new_orbit[0] if tr_pairs.shape[0] else NULL
+    cdef uint32_t* out_ptr = &out[0, 0] if out.shape[0] else NULL
+    if nf == 0:
+        return
+    with nogil, parallel(num_threads=threads):
+        w = new_work(max_nh, 2 * NSCOLS)
+        margin = <int64_t*>malloc((max_nh + 1) * 52 * sizeof(int64_t))
+        if w == NULL or margin == NULL:
+            failed[0] = 1
+        for f in prange(nf, schedule="dynamic", chunksize=1):
+            if w != NULL and margin != NULL:
+                count_flop_turns(&g, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
+                                 hold_offsets[f + 1] - hold_offsets[f],
+                                 tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],
+                                 tr_offsets[f + 1] - tr_offsets[f],
+                                 out_ptr + hold_offsets[f] * 2 * NSCOLS, margin, w)
+        free(margin)
+        free_work(w)
+    if failed[0]:
+        raise MemoryError("count_turns: could not allocate a worker's buffers")

@@ -218,7 +218,10 @@ def test_ultimate_texas_holdem_preflop_strategy_is_the_known_one(uth):
 def test_a_game_file_names_the_key_it_cannot_use():
     bad = doc()
     bad["betting"] = {"turn": ["check", "bet 1"]}
-    with pytest.raises(InputError, match=r"\[betting\] knows only preflop, flop, river"):
+    with pytest.raises(InputError, match=r"g.toml: \[betting\] turn: a decision at the turn needs bets = \"add up\""):
+        game_from_document(bad, "g.toml")
+    bad["betting"] = {"fourth": ["check", "bet 1"]}
+    with pytest.raises(InputError, match=r"\[betting\] knows only bets, flop, preflop, river, turn, not fourth"):
         game_from_document(bad, "g.toml")
     bad = doc()
     bad["betting"]["flop"] = ["check", "raise 2"]
@@ -356,11 +359,14 @@ def test_solve_and_games_commands(cli, tmp_path):
         "casino-omaha-ultimate",
         "let-it-ride",
         "mississippi-stud",
+        "texas-holdem-bonus",
         "three-card-poker",
         "ultimate-texas-holdem",
     ]
-    assert games[2]["decisions"] == "holding 3: pull back, let it ride; holding 4: pull back, let it ride"
-    assert games[6]["decisions"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
+    decisions = {g["name"]: g["decisions"] for g in games}
+    assert decisions["let-it-ride"] == "holding 3: pull back, let it ride; holding 4: pull back, let it ride"
+    assert decisions["texas-holdem-bonus"] == "preflop: fold, bet 2; flop: check, bet 1; turn: check, bet 1"
+    assert decisions["ultimate-texas-holdem"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
 
 
 def test_a_solve_resumes_and_is_read_back(tmp_path):

@@ -120,6 +120,8 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
     board = args.board or args.flop or ""
+    if game.adds and board:
+        raise InputError(f"{game.title}'s bets add up: `advise` gives its decision before the flop so far")
     figures = None if board else solve_streets(game, RunOptions(root=args.store))
     a = advise_street(game, args.hole, board, figures)
     if args.format == "json":

@@ -330,6 +330,8 @@ def one_decision_only(args: argparse.Namespace) -> str:
 NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
 
 
+#: The commands that do not take a game whose bets add up (Texas Hold'em Bonus) yet.
+ADDING_NOT_YET = ("simulate", "verify")
 #: ... and the commands that take a game without a dealer, beyond those.
 HAND_PAID_COMMANDS = ("tune", "verify")
 
@@ -338,13 +340,20 @@ def refuse_without_board(args: argparse.Namespace) -> None:
     """One line, before any work, when ``args.command`` does not take the game without a
     board or without a dealer that ``args.game`` names yet."""
     game = getattr(args, "game", None)
-    if args.command in NO_BOARD_COMMANDS or not isinstance(game, (str, Path)) or game in PRESETS:
+    if not isinstance(game, (str, Path)) or game in PRESETS:
         return
     from analysis.model.game import load_game
 
     spec = load_game(game)
+    if spec.adds and args.command in ADDING_NOT_YET:
+        raise InputError(
+            f"{spec.title}'s bets add up: `{args.command}` does not take such a game yet; `solve --game {game}` "
+            f"and `report --game {game}` give its exact figures, strategy and par sheet, `advise` a decision "
+            "before the flop, `tune` its ante table"
+        )
     what = "no board" if spec.no_board is not None else "no dealer" if spec.hand_paid is not None else ""
-    if what and not (spec.hand_paid is not None and args.command in HAND_PAID_COMMANDS):
+    taken = args.command in NO_BOARD_COMMANDS or (spec.hand_paid is not None and args.command in HAND_PAID_COMMANDS)
+    if what and not taken:
         raise InputError(
             f"{spec.title} has {what}: `{args.command}` does not take such a game yet; "
             f"`solve --game {game}` gives its exact figures and strategy, `advise --game {game} CARDS` "

@@ -98,3 +98,28 @@ def count_streets(
         bet=bet,
         river=np.concatenate([first[:, None, :], others], axis=1),
     )
+
+
+@dataclass
+class TurnCounts:
+    """Counts of some canonical states of a game whose bets add up: ``weight`` real states
+    each, pre-flop class ``klass``; per state, every completion (turn and river in order,
+    then the dealer's cards) by category x result, in two tables: the turns the player
+    checks and those he bets (he bets when he beats more dealer hands than he loses to
+    over the rivers of that turn)."""
+
+    weight: np.ndarray  # states (int64)
+    klass: np.ndarray  # states: pre-flop class of the hole cards (int64)
+    turn: np.ndarray  # states x 2 (check, bet) x NCOLS6 (uint32)
+
+
+def count_turns(p: Prepared, classes: PreflopClasses, threads: int | None = None) -> TurnCounts:
+    """Run the turn kernel on prepared flop classes (releases the GIL)."""
+    rules = p.rules
+    if rules.qualifier_rank is not None:
+        raise ValueError("count_turns: the dealer always qualifies in a game whose bets add up")
+    out = np.zeros((len(p.holdings), 2 * NCOLS6), dtype=np.uint32)
+    _streets.count_turns(*p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, check_threads(threads))
+    return TurnCounts(
+        weight=p.weights.astype(np.int64), klass=classes.of(p.holdings, rules), turn=out.reshape(len(out), 2, NCOLS6)
+    )

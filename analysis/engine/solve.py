@@ -8,7 +8,9 @@ one-decision game of the family is played from its outcome store, whose counts d
 depend on pays, so any pay table and strategy is a re-optimisation; every other game by
 backward induction over its streets (:mod:`analysis.engine.streets`), optimal play; a
 game without a board hand by hand (:mod:`analysis.engine.no_board`); a game without a
-dealer by the sets of cards the player holds (:mod:`analysis.engine.hand_paid`).
+dealer by the sets of cards the player holds (:mod:`analysis.engine.hand_paid`); a game
+whose bets add up (a decision at the turn) by its margins (:mod:`analysis.engine.turns`,
+through the street engine's entry).
 
 >>> from analysis.model.game import load_game
 >>> solve(load_game("casino-holdem").rules.small_deck("9TJQKA", "cd")).exact.deals

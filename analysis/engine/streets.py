@@ -32,7 +32,7 @@ from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
-from analysis.model.game import STREETS, GameSpec, Option
+from analysis.model.game import BETTING_POINTS, GameSpec, Option
 from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.settlement import Settlement
 from analysis.parallel.options import RunOptions
@@ -104,8 +104,10 @@ def street_values(game: GameSpec) -> StreetValues:
 class StreetFigures:
     """The exact figures of a multi-street game under its optimal strategy. ``counts`` maps
     (street the betting ended, play multiple, category, dealer result) to deals, with
-    ``("fold", 0, "", "")`` for folds; ``decisions`` the deals that took each option at each
-    street; ``preflop`` the pre-flop option of each class of hole cards."""
+    ``("fold", 0, "", "")`` for folds (``"showdown"`` for a game whose bets add up, where the
+    betting ends at the showdown and the play multiple is every bet's sum); ``decisions``
+    the deals that took each option at each street; ``preflop`` the pre-flop option of each
+    class of hole cards."""
 
     game: GameSpec
     total: int
@@ -208,7 +210,7 @@ class StreetFigures:
     def outcomes(self) -> list[Outcome]:
         """Every outcome as :class:`~analysis.engine.result.Outcome`: folds first, then by
         the street the betting ended, the larger bet, the better hand, the dealer's result."""
-        streets = ("fold", *STREETS)
+        streets = ("fold", *BETTING_POINTS, "showdown")
 
         def order(key: tuple[str, int, str, str]) -> tuple[int, int, int, int]:
             street, multiple, category, result = key
@@ -359,6 +361,12 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     options = options or RunOptions()
     if not isinstance(game, GameSpec):
         raise InputError(f"solve_streets: game must be a GameSpec (load_game), not {type(game).__name__}")
+    if game.adds:  # bets that add up, a decision at the turn: counted by margins, in seconds
+        if keep_states:
+            raise InputError(f"{game.title}: the flop decisions of a game whose bets add up are not kept yet")
+        from analysis.engine.turns import solve_turns
+
+        return solve_turns(game, options)
     if game.no_board is not None or game.hand_paid is not None:
         raise InputError(f"{game.title} has no board or no dealer: solve it with analysis.solve, not by streets")
     job, v, rules = StreetJob(game), street_values(game), game.rules

@@ -32,8 +32,11 @@ from analysis.model.paytable import PayTable
 from analysis.model.rules import GAMES_DIR, Rules, game_table, parse_qualifier, rules_from_document
 from analysis.model.settlement import ONE_DECISION, Settlement
 
-#: The streets at which a game may ask for a decision, in play order.
+#: The streets at which a game whose bet ends the betting may ask for a decision, in play order.
 STREETS = ("preflop", "flop", "river")
+#: The decision points a game file may name: a decision at the turn is for a game whose bets
+#: add up (``[betting] bets = "add up"``, Texas Hold'em Bonus).
+BETTING_POINTS = ("preflop", "flop", "turn", "river")
 #: River options the compiled kernel decides among (ext/streets.pyx MAXOPT).
 MAX_RIVER_OPTIONS = 4
 #: The most a game file may be (a game is a page of text, not data).
@@ -89,11 +92,16 @@ class GameSpec:
     #: a game without a dealer (Mississippi Stud, Let It Ride): its streets, bets and pay
     #: table; ``rules`` then holds only its name and deck
     hand_paid: HandPaid | None = None
+    #: the options at the turn, for a game whose bets add up (``adds``): each street's bet is
+    #: added to those in action and the betting goes on to the showdown
+    turn: tuple[Option, ...] = ()
+    adds: bool = False
 
     @property
     def streets(self) -> dict[str, tuple[Option, ...]]:
         """The decision points the game has, in play order."""
-        return {s: opts for s, opts in zip(STREETS, (self.preflop, self.flop, self.river)) if opts}
+        points = (self.preflop, self.flop, self.turn, self.river)
+        return {s: opts for s, opts in zip(BETTING_POINTS, points) if opts}
 
     @property
     def settlement(self) -> Settlement:
@@ -192,11 +200,20 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
     betting = doc.get("betting")
     if not isinstance(betting, dict) or not betting:
         raise InputError(f"{where}: the table [betting] is missing (decision points: {', '.join(STREETS)})")
-    if set(betting) - set(STREETS):
+    keys = {*BETTING_POINTS, "bets"}
+    if set(betting) - keys:
         raise InputError(
-            f"{where}: [betting] knows only {', '.join(STREETS)}, not {', '.join(set(betting) - set(STREETS))}"
+            f"{where}: [betting] knows only {', '.join(sorted(keys))}, not {', '.join(sorted(set(betting) - keys))}"
         )
-    streets = {s: _options(betting.get(s, []), f"{where}: [betting] {s}") for s in STREETS}
+    adds = _choice(betting.get("bets", "end the betting"), ("end the betting", "add up"), f"{where}: [betting] bets")
+    adds_up = adds == "add up"
+    streets = {s: _options(betting.get(s, []), f"{where}: [betting] {s}") for s in BETTING_POINTS}
+    if adds_up:
+        _check_adding(streets, doc, where)
+    elif streets["turn"]:
+        raise InputError(
+            f'{where}: [betting] turn: a decision at the turn needs bets = "add up" (Texas Hold\'em Bonus)'
+        )
     _check_structure(streets, where)
     if board_less is not None:
         _check_one_decision(streets, where)
@@ -227,6 +244,8 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
         play_when_no_qualifier=play_nq,
         blind=blind,
         no_board=board_less,
+        turn=streets["turn"],
+        adds=adds_up,
     )
     # the call bet of a one-decision game is what the return engine's Rules carry
     return replace(game, rules=replace(rules, call_multiple=game.flop[1].multiple)) if game.single_decision else game
@@ -275,6 +294,25 @@ def _check_structure(streets: Mapping[str, tuple[Option, ...]], where: str) -> N
         raise InputError(
             f"{where}: [betting] river: at most {MAX_RIVER_OPTIONS} options (the kernel decides among them)"
         )
+
+
+def _check_adding(streets: Mapping[str, tuple[Option, ...]], doc: Mapping[str, Any], where: str) -> None:
+    """What the exact engine of bets that add up plays (Texas Hold'em Bonus): a fold or a bet
+    before the flop, a check or a bet at the flop and at the turn, no river decision, a dealer
+    who always qualifies and no blind."""
+    pre, flop, turn = streets["preflop"], streets["flop"], streets["turn"]
+    if not pre or pre[0].kind != "fold" or any(o.kind != "bet" for o in pre[1:]):
+        raise InputError(f"{where}: [betting] preflop: 'fold' and one or more 'bet M' when bets add up")
+    for name, opts in (("flop", flop), ("turn", turn)):
+        if opts and (opts[0].kind != "check" or any(o.kind != "bet" for o in opts[1:])):
+            raise InputError(f"{where}: [betting] {name}: 'check' and one or more 'bet M' when bets add up")
+    if streets["river"]:
+        raise InputError(f"{where}: [betting] river: no decision after the river when bets add up")
+    dealer = doc.get("dealer", {})
+    if not isinstance(dealer, dict) or str(dealer.get("qualifier", "")).strip().lower() != "none":
+        raise InputError(f'{where}: [dealer] qualifier = "none" when bets add up (the dealer always qualifies)')
+    if "blind" in doc:
+        raise InputError(f"{where}: [blind]: not with bets that add up")
 
 
 def _check_one_decision(streets: Mapping[str, tuple[Option, ...]], where: str) -> None:

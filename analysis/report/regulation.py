@@ -104,14 +104,21 @@ def rules_of_play(
 def game_rules_of_play(game: GameSpec) -> tuple[RuleSection, ...]:
     """The rules of play of any game file in regulation form: its decision points, wagers
     and their settlement (:mod:`analysis.model.settlement`), its pay tables."""
-    return _Writer(game.rules, game.settlement, game.streets, game.title).sections()
+    return _Writer(game.rules, game.settlement, game.streets, game.title, game.adds).sections()
 
 
 #: When each decision point comes, in words.
 MOMENTS = {
     "preflop": "After seeing the hole cards and before the flop",
     "flop": "After the flop",
+    "turn": "After the turn and before the river",
     "river": "After the turn and the river",
+}
+#: What the dealer deals after each decision point of a game whose bets add up.
+NEXT_CARDS = {
+    "preflop": "the flop: three cards of the board, face up",
+    "flop": "the turn: the fourth card of the board, face up",
+    "turn": "the river: the fifth card of the board, face up",
 }
 
 
@@ -124,6 +131,7 @@ class _Writer:
     settlement: Settlement
     streets: Mapping[str, tuple[Option, ...]]
     title: str
+    adds: bool = False  # every bet stays in action and the betting goes on (Texas Hold'em Bonus)
 
     @property
     def single(self) -> bool:
@@ -274,6 +282,8 @@ class _Writer:
                     "of five cards.",
                 ),
             )
+        if self.adds:
+            return self._adding_decisions()
         clauses = []
         points = list(self.streets.items())
         for i, (street, options) in enumerate(points):
@@ -295,6 +305,23 @@ class _Writer:
         )
         if any(o.kind == "check" for o in points[-1][1]):
             clauses.append("A player who checks at the last decision point plays the hand with no play bet.")
+        return RuleSection("The decisions", tuple(clauses))
+
+    def _adding_decisions(self) -> RuleSection:
+        """The decisions of a game whose bets add up: each one at its street, every bet kept."""
+        clauses = []
+        for i, (street, options) in enumerate(self.streets.items()):
+            who = "each player in turn" if i == 0 else "each player in turn who has not folded"
+            clauses.append(f"{MOMENTS[street]}, {who} shall {self._choice(options)}.")
+            if street in NEXT_CARDS:
+                clauses.append(f"When every player has decided, the dealer shall deal {NEXT_CARDS[street]}.")
+        if "turn" not in self.streets:
+            clauses.append("The dealer shall deal the remaining community cards face up: the board of five cards.")
+        clauses.append(
+            "Each play bet is added to the player's bets in action, and every bet stays in action to the showdown; "
+            f"a player who folds loses {self.staked} at once, and the player's cards are collected and take no "
+            "further part in the round."
+        )
         return RuleSection("The decisions", tuple(clauses))
 
     def _choice(self, options: tuple[Option, ...]) -> str:

@@ -299,10 +299,17 @@ def rules_table(game: GameSpec) -> pd.DataFrame:
     for i, (street, options) in enumerate(streets):
         moment = {
             "preflop": "after looking at the hole cards, before the flop",
-            "flop": "after the flop",
+            "flop": "after the flop" + (", before the turn" if game.adds else ""),
+            "turn": "after the turn, before the river",
             "river": "after the turn and the river",
         }[street]
-        who = "The player" if i == 0 else "A player who has checked so far"
+        who = (
+            "The player"
+            if i == 0
+            else "A player who has not folded"
+            if game.adds
+            else "A player who has checked so far"
+        )
         choice = ", or ".join(option_words(o) for o in options)
         then = []
         if any(o.kind == "check" for o in options):
@@ -311,7 +318,9 @@ def rules_table(game: GameSpec) -> pd.DataFrame:
                 if i < len(streets) - 1
                 else "a check goes to the showdown with no play bet"
             )
-        if any(o.kind == "bet" for o in options):
+        if any(o.kind == "bet" for o in options) and game.adds:
+            then.append("a bet is added to the bets in action, which all stay to the showdown")
+        elif any(o.kind == "bet" for o in options):
             then.append("a bet is the play bet and ends the player's decisions")
         if any(o.kind == "fold" for o in options):
             then.append(f"a fold loses the {'ante and the blind' if game.blind is not None else 'ante'}")
@@ -457,7 +466,9 @@ def street_maximum_payout(f: StreetFigures) -> MaximumPayout:
     words = "; or ".join(
         f"{category_words(o.final_hand)} after "
         + (
-            f"a bet {STREET_WORDS[o.ended]} of {ante_multiple(o.play_bet)}"
+            f"bets of {ante_multiple(o.play_bet)} in all"
+            if o.ended == "showdown"
+            else f"a bet {STREET_WORDS[o.ended]} of {ante_multiple(o.play_bet)}"
             if o.play_bet
             else "checking to the showdown"
         )

@@ -123,12 +123,13 @@ def build_street_report(
         raise InputError(f"the figures given are those of {figures.game.name}, not of {spec.name}")
     path = Path(game_file) if game_file is not None else _source_file(spec)
     report = StreetReport(spec, figures, path)
-    report.examples = street_examples(figures)
+    report.examples = () if spec.adds else tuple(street_examples(figures))
     sheets = street_sheets(spec, figures, path)
     metadata = sheets.pop("Metadata")  # stays the last sheet
     summary, lines, report.side_bets = street_side_bet_tables(figures)
     bets = {"Side bets": summary, "Side bet lines": lines} if report.side_bets else {}
-    report.sheets = sheets | {"Worked examples": street_examples_table(report.examples)} | bets | {"Metadata": metadata}
+    examples = {"Worked examples": street_examples_table(report.examples)} if report.examples else {}
+    report.sheets = sheets | examples | bets | {"Metadata": metadata}
     report.images = street_plots(report)
     return report
 
@@ -296,7 +297,7 @@ def street_document(report: StreetReport) -> Document:
     sections = (
         Section("summary", "Summary", (*edge_notice(he), *summary)),
         Section("rules", "Rules of play", rules),
-        Section("examples", "Worked examples", _examples(report)),
+        *((Section("examples", "Worked examples", _examples(report)),) if report.examples else ()),
         Section("return-table", "Return table", (Table(s["Return table"]),)),
         Section(
             "odds",

@@ -162,7 +162,10 @@ def return_table(outcomes: Sequence[Outcome], play: str = "call") -> pd.DataFram
             ended, bet, hand, dealer = "folded", "", "", ""
         else:
             verb = "called" if play == "call" else "bet"
-            ended = f"{verb} {STREET_WORDS[o.ended]}" if o.play_bet else "checked to the showdown"
+            if o.ended == "showdown":  # bets that add up: every bet made, summed
+                ended = "played to the showdown"
+            else:
+                ended = f"{verb} {STREET_WORDS[o.ended]}" if o.play_bet else "checked to the showdown"
             bet = ante_multiple(o.play_bet) if o.play_bet else "none"
             hand, dealer = category_words(o.final_hand) if o.final_hand else "any", RESULT_WORDS[o.dealer]
         rows.append(

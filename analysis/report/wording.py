@@ -331,7 +331,7 @@ def _label_cell(value: object) -> object:
 
 
 #: Each decision point in words.
-STREET_WORDS = {"preflop": "before the flop", "flop": "at the flop", "river": "at the river"}
+STREET_WORDS = {"preflop": "before the flop", "flop": "at the flop", "turn": "at the turn", "river": "at the river"}
 #: The dealer's result in words: a one-decision game's "noqual" (every hand alike), the
 #: street engine's six results.
 RESULT_WORDS = {

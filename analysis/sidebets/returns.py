@@ -223,8 +223,8 @@ def settle(
         by_row[n + 1, fold] = by_row[:, fold].sum()
         by_row[: n + 1, fold] = 0
     total = int(by_row.sum())
-    if total != rules.total_combinations:
-        raise AssertionError(f"side-bet deals add up to {total}, expected {rules.total_combinations}")
+    if total != main.exact.deals:  # every deal of the main game (its turn and river in order, when they decide)
+        raise AssertionError(f"side-bet deals add up to {total}, expected {main.exact.deals}")
     nets = line_nets(bet, meter) + [Fraction(-1), Fraction(-1)]
     combos = [int(x) for x in by_row.sum(axis=1)]
     names = [line.name for line in bet.lines] + ["no line pays", "forfeited (player folds)"]

@@ -1,0 +1,151 @@
+"""The exact optimal strategy and return of a game whose bets add up street by street
+(Texas Hold'em Bonus: a fold or a bet before the flop, a check or a bet at the flop and at
+the turn, every bet in action to the showdown against a dealer who always plays).
+
+Each bet after the flop is settled on its own at even money on the final hands, so its
+value is its size times the player's margin (dealer hands he beats less those he loses
+to) over the completions still to come: the turn bet is made on a turn whose margin over
+the rivers is above 0 (decided in the kernel, :func:`analysis.counting.streets.count_turns`),
+the flop bet on a state whose margin over every turn and river is above 0, the largest bet
+in each case; before the flop each class of hole cards compares the fold with each bet on
+the exact sums of its states. An exact tie goes to the option that risks less. The result
+has the shape of every multi-street game's (:class:`~analysis.engine.streets.StreetFigures`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from tqdm import tqdm
+
+from analysis.counting.enumeration import prepare
+from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, count_turns, preflop_classes
+from analysis.counting.symmetry import flop_classes
+from analysis.engine.streets import StreetFigures
+from analysis.model.cards import format_cards
+from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError, SolveError
+from analysis.model.game import GameSpec, Option
+from analysis.model.settlement import SIGNS
+from analysis.parallel.options import RunOptions
+
+#: Flop classes counted at a time (bounds the memory of one kernel call).
+CHUNK = 96
+
+
+def turn_values(game: GameSpec) -> tuple[int, np.ndarray, np.ndarray]:
+    """The common integer unit (1/scale ante) and, per dealer hand by category x result,
+    the ante's net and one unit of bet's net in it."""
+    s = game.settlement
+    results = [(c, r) for c in CATEGORIES for r in RESULTS6]
+    sign = {r: SIGNS[("win", "tie", "loss").index(r.split("_")[-1])] for r in RESULTS6}
+    ante = [s.net(c, True, sign[r], 0) for c, r in results]
+    unit = [s.net(c, True, sign[r], 1) - a for (c, r), a in zip(results, ante)]
+    scale = lcm(*(v.denominator for v in ante + unit), s.fold.denominator)
+    return (
+        scale,
+        np.array([int(v * scale) for v in ante], dtype=np.int64),
+        np.array([int(v * scale) for v in unit], dtype=np.int64),
+    )
+
+
+def solve_turns(game: GameSpec, options: RunOptions | None = None) -> StreetFigures:
+    """The optimal strategy of a game whose bets add up, and its exact figures."""
+    if not game.adds:
+        raise InputError(f"{game.title}: its bets end the betting: solve it by streets (analysis.solve)")
+    options = options or RunOptions(progress=False)
+    rules = game.rules
+    scale, ante, unit = turn_values(game)
+    classes = preflop_classes(rules)
+    flop_opts = game.flop or (Option("check"),)
+    turn_bet = max((o.multiple for o in game.turn), default=0)
+    # per class of hole cards: the tables of its states by flop option and turn decision
+    sums = np.zeros((len(classes.codes), len(flop_opts), 2, NCOLS6), dtype=np.int64)
+    flops = flop_classes(rules.deck, rules.suits)
+    chunks = [flops[i : i + CHUNK] for i in range(0, len(flops), CHUNK)]
+    for chunk in tqdm(chunks, desc=f"{game.name}: flop classes", unit="chunk", disable=not options.progress):
+        tc = count_turns(prepare(rules, chunk), classes, options.threads)
+        tables = tc.turn.astype(np.int64)
+        if not game.turn:  # no turn decision: every turn checks
+            tables = np.stack([tables.sum(axis=1), np.zeros_like(tables[:, 0])], axis=1)
+        margin = tables.sum(axis=1) @ unit  # the flop bet's value per unit, per state
+        values = np.stack([margin * o.multiple for o in flop_opts], axis=1)
+        choice = np.argmax(values, axis=1)  # the first best: options run least risk first
+        rows = np.arange(len(tables))
+        for i in range(len(flop_opts)):
+            weight = np.where(choice == i, tc.weight, 0)
+            m = sparse.csr_matrix((weight, (tc.klass, rows)), shape=(len(classes.codes), len(rows)), dtype=np.int64)
+            sums[:, i] += np.asarray(m @ tables.reshape(len(rows), -1)).reshape(len(classes.codes), 2, NCOLS6)
+    return _preflop(game, classes, sums, scale, ante, unit, turn_bet)
+
+
+def _preflop(
+    game: GameSpec,
+    classes: PreflopClasses,
+    sums: np.ndarray,
+    scale: int,
+    ante: np.ndarray,
+    unit: np.ndarray,
+    turn_bet: int,
+) -> StreetFigures:
+    """Decide before the flop per class of hole cards, and gather the counts of each path."""
+    flop_opts = game.flop or (Option("check"),)
+    fold = int(game.fold_value * scale)
+    counts: dict[tuple[str, int, str, str], int] = {}
+    decisions: dict[tuple[str, str], int] = {}
+    rows = []
+    turn_words = ("check", f"bet {turn_bet}")
+
+    def dot(table: np.ndarray, vec: np.ndarray) -> int:
+        return sum(int(a) * int(b) for a, b in zip(table.tolist(), vec.tolist()))
+
+    for h in range(len(classes.codes)):
+        tables = sums[h]
+        deals = int(tables.sum())
+        base = sum(dot(tables[i, t], ante) for i in range(len(flop_opts)) for t in range(2))
+        later = sum(
+            dot(tables[i, t], unit) * (o.multiple + (turn_bet if t else 0))
+            for i, o in enumerate(flop_opts)
+            for t in range(2)
+        )
+        margin = sum(dot(tables[i, t], unit) for i in range(len(flop_opts)) for t in range(2))
+        values = [deals * fold if o.kind == "fold" else base + later + o.multiple * margin for o in game.preflop]
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        chosen = game.preflop[best]
+        evs = {f"EV({o})": Fraction(v, scale * deals) for o, v in zip(game.preflop, values)}
+        rows.append({"class": h, "option": str(chosen), "deals": deals} | evs)
+        decisions[("preflop", str(chosen))] = decisions.get(("preflop", str(chosen)), 0) + deals
+        if chosen.kind == "fold":
+            counts[("fold", 0, "", "")] = counts.get(("fold", 0, "", ""), 0) + deals
+            continue
+        for i, o in enumerate(flop_opts):
+            if game.flop:
+                key = ("flop", str(o))
+                decisions[key] = decisions.get(key, 0) + int(tables[i].sum())
+            for t in range(2):
+                if game.turn:
+                    key = ("turn", turn_words[t])
+                    decisions[key] = decisions.get(key, 0) + int(tables[i, t].sum())
+                multiple = chosen.multiple + o.multiple + (turn_bet if t else 0)
+                for j, n in enumerate(tables[i, t].tolist()):
+                    if n:
+                        k = ("showdown", multiple, CATEGORIES[j // len(RESULTS6)], RESULTS6[j % len(RESULTS6)])
+                        counts[k] = counts.get(k, 0) + int(n)
+    total = sum(counts.values())
+    if total != 2 * game.rules.total_combinations:  # the turn and the river in their order
+        raise SolveError(f"{game.name}: the counts add up to {total} deals, not {2 * game.rules.total_combinations}")
+    preflop = pd.DataFrame(rows)
+    preflop.insert(1, "hole cards", [format_cards(int(c) for c in ex) for ex in classes.example])
+    preflop.insert(2, "holdings", classes.size)
+    points = {"preflop": game.preflop, "flop": flop_opts, "turn": (Option("check"), Option("bet", turn_bet))}
+    order = {(s, str(o)): (i, j) for i, (s, opts) in enumerate(points.items()) for j, o in enumerate(opts)}
+    decisions = {k: n for k, n in sorted(decisions.items(), key=lambda kv: order[kv[0]]) if n}
+    every = sums.sum(axis=(0, 1, 2)).tolist()
+    every_deal = {
+        (CATEGORIES[j // len(RESULTS6)], RESULTS6[j % len(RESULTS6)]): int(n) for j, n in enumerate(every) if n
+    }
+    return StreetFigures(game, total, counts, decisions, preflop, classes, every_deal)
