@@ -50,6 +50,7 @@ from .report.plots import (
 from .report.sidebet_plots import plot_line_probabilities, plot_meter, plot_side_bet
 from .report.streets import StreetReport, build_street_report
 from .report.tables import confidence_table, final_hands_table, return_table, rules_table, summary_table
+from .report.wording import in_words
 from .sidebets.bet import SideBet, SideBetError
 from .sidebets.curve import SideBetCurve, SideCurvePoint
 from .sidebets.floor import Wager, floor_figures, side_bet_wagers

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 import platform
 import sys
+from collections.abc import Collection, Mapping
 from fractions import Fraction
+from numbers import Integral
 from pathlib import Path
 from typing import Literal
 
@@ -286,6 +288,43 @@ def readable(frame: pd.DataFrame, kinds: dict[str, list[Kind]] | None = None) ->
         {header(col): [cell_text(v, k) for v, k in zip(frame[col], kinds[str(col)])] for col in frame.columns},
         columns=[header(col) for col in frame.columns],
     )
+
+
+def in_words(
+    frame: pd.DataFrame,
+    shares: Collection[str] = (),
+    headers: Mapping[str, str] | None = None,
+    labels: Mapping[str, str] | None = None,
+    decimals: int = PERCENT_DECIMALS,
+) -> pd.DataFrame:
+    """A table as a person reads it in a notebook, for display only (the figures stay exact
+    underneath): headers and labels in words (``headers`` and ``labels`` give those a reader
+    would not guess from the names), the columns named in ``shares`` as percentages, counts
+    with thousands separators, exact pays by final hand as a list."""
+    headers, labels = headers or {}, labels or {}
+
+    def words(value: object, share: bool = False) -> str:
+        if isinstance(value, (bool, np.bool_)):
+            return "yes" if value else "no"
+        if value is None or (isinstance(value, float) and value != value):
+            return ""
+        if share:
+            return f"{float(value):.{decimals}%}"  # type: ignore[arg-type]
+        if isinstance(value, Integral):
+            return f"{value:,}"
+        if isinstance(value, float):
+            return f"{value:,.0f}" if round(value, decimals).is_integer() else f"{value:,.{decimals}f}"
+        if isinstance(value, dict):
+            return ", ".join(f"{words(k)} {v}" for k, v in value.items())
+        return labels.get(str(value), str(value).replace("_", " "))
+
+    def title(name: object) -> str:
+        text = headers.get(str(name)) or str(name).replace("_exact", " (exact)").replace("_", " ")
+        return text[:1].upper() + text[1:]
+
+    cells = {c: [words(v, c in shares) for v in frame[c]] for c in frame.columns}
+    shown = pd.DataFrame(cells, index=frame.index, columns=frame.columns).rename(index=words, columns=title)
+    return shown.rename_axis(index=lambda n: n and title(n), columns=lambda n: n and title(n))
 
 
 def side_by_side(frame: pd.DataFrame, key: str) -> pd.DataFrame:
