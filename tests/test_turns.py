@@ -5,97 +5,20 @@ node by node; the full deck gives the published figures."""
 from __future__ import annotations
 
 import re
-from collections import Counter
-from dataclasses import replace
 from fractions import Fraction
-from functools import cache
-from itertools import combinations, permutations
 
 import numpy as np
 import pytest
 
 import analysis
+from analysis.counting.turn_tree import turn_tree
 from analysis.engine.turns import solve_turns
 from analysis.engine.wagers import wager_figures
-from analysis.hands.evaluate import best_strength, category_of
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
-from analysis.model.game import Option, game_from_document, load_game
-
-
-def tree(game) -> tuple[Counter, dict]:
-    """Every deal of ``game`` played through its game tree: each option of each node valued
-    by averaging over every card and dealer hand still to come (bets add up; the ante is
-    paid on a winning straight or better, else pushes on a win; a tie pushes all)."""
-    deck = game.rules.deck
-    strength = {}
-    for seven in combinations(deck, 7):
-        strength[frozenset(seven)] = int(best_strength([list(seven)])[0])
-    straight = CATEGORIES.index("straight")
-    turn_bet = max((o.multiple for o in game.turn), default=0)
-    flop_bets = [o.multiple for o in game.flop]
-
-    def net(hole, board, dealer, bets):
-        mine, theirs = strength[frozenset(hole + board)], strength[frozenset(dealer + board)]
-        sign = (mine > theirs) - (mine < theirs)
-        ante = -1 if sign < 0 else int(sign > 0 and category_of([mine])[0] >= straight)
-        return ante + sign * bets
-
-    def rest(used):
-        return [c for c in deck if c not in used]
-
-    @cache
-    def at_turn(hole, board4, bets):
-        """EV of checking and of betting at the turn."""
-        out = []
-        for extra in (0, turn_bet) if game.turn else (0,):
-            total, n = Fraction(0), 0
-            for river in rest(hole + board4):
-                for dealer in combinations(rest(hole + board4 + (river,)), 2):
-                    total += net(hole, board4 + (river,), dealer, bets + extra)
-                    n += 1
-            out.append(total / n)
-        return out
-
-    @cache
-    def at_flop(hole, flop, bets):
-        out = []
-        for m in flop_bets or [0]:
-            turns = rest(hole + flop)
-            out.append(sum((max(at_turn(hole, flop + (t,), bets + m)) for t in turns), Fraction(0)) / len(turns))
-        return out
-
-    counts: Counter = Counter()
-    preflop = {}
-    for hole in combinations(deck, 2):
-        flops = list(combinations(rest(hole), 3))
-        play = {
-            o: sum((max(at_flop(hole, f, o.multiple)) for f in flops), Fraction(0)) / len(flops)
-            for o in game.preflop
-            if o.kind == "bet"
-        }
-        values = {"fold": Fraction(-1)} | {str(o): v for o, v in play.items()}
-        preflop[hole] = values
-        choice = max(values, key=lambda o: values[o])  # the first best: fold, then the smaller bet
-        per_flop = len(rest(hole)) - 3
-        completions = per_flop * (per_flop - 1) * (per_flop - 2) * (per_flop - 3) // 2
-        if choice == "fold":
-            counts[("fold", 0, "", "")] += len(flops) * completions
-            continue
-        bets = int(choice.split()[1])
-        for flop in flops:
-            fv = at_flop(hole, flop, bets)
-            m = (flop_bets or [0])[fv.index(max(fv))]
-            for turn, river in permutations(rest(hole + flop), 2):
-                tv = at_turn(hole, flop + (turn,), bets + m)
-                extra = (0, turn_bet)[tv.index(max(tv))]
-                board = flop + (turn, river)
-                for dealer in combinations(rest(hole + board), 2):
-                    mine, theirs = strength[frozenset(hole + board)], strength[frozenset(dealer + board)]
-                    result = "win" if mine > theirs else "tie" if mine == theirs else "loss"
-                    category = CATEGORIES[int(category_of([mine])[0])]
-                    counts[("showdown", bets + m + extra, category, result)] += 1
-    return counts, preflop
+from analysis.model.game import game_from_document, load_game
+from analysis.report import turn_verification
+from analysis.report.turn_verification import CHECKS
 
 
 @pytest.mark.parametrize(
@@ -120,7 +43,7 @@ def test_every_count_and_every_decision_equal_the_whole_game_tree(changes):
     }
     game = game_from_document(doc, "small")
     figures = solve_turns(game)
-    counts, preflop = tree(game)
+    counts, preflop = turn_tree(game)
     assert figures.counts == dict(counts)
     assert figures.total == sum(counts.values())
     for hole, values in preflop.items():
@@ -160,20 +83,25 @@ def test_the_published_strategy_before_the_flop(bonus):
     assert round(float(pre.loc["2d 8c", "EV(bet 2)"]), 6) == -0.896002
 
 
-@pytest.mark.parametrize(
-    ("rule", "published"),
-    [
-        ("Atlantic City: the ante is paid on a flush or better", "5.5935"),
-        ("Colorado: a flop bet of one ante", "2.3496"),
-    ],
-)
-def test_the_other_published_rule_sets(rule, published):
-    game = load_game("texas-holdem-bonus")
-    if rule.startswith("Atlantic"):
-        game = replace(game, ante_pays=game.ante_pays.with_pays({"straight": 0}))
-    else:
-        game = replace(game, preflop=(Option("fold"), Option("bet", 1)))
-    assert f"{float(analysis.solve(game).exact.house_edge) * 100:.4f}" == published
+def test_verify_checks_it_along_its_own_paths_and_a_wrong_count_fails(cli, monkeypatch):
+    """The published Atlantic City (ante paid on a flush or better, 5.5935%) and Colorado
+    (a flop bet of one ante, 2.3496%) edges are among verify's checks."""
+    run = cli("verify", "--game", "texas-holdem-bonus", "--format", "json", "--no-progress")
+    assert run.returncode == 0, run.stdout
+    checks = {c["name"]: c for c in run.json()["checks"]}
+    assert list(checks) == list(CHECKS) and all(c["passed"] for c in checks.values())
+    assert checks["published edges"]["found"] == "Las Vegas 2.03692%, Atlantic City 5.5935%, Colorado 2.3496%"
+    # the oracle counting one deal more: the small-deck check fails
+    original = turn_verification.turn_tree
+
+    def off_by_one(game):
+        counts, preflop = original(game)
+        counts[("fold", 0, "", "")] += 1
+        return counts, preflop
+
+    monkeypatch.setattr(turn_verification, "turn_tree", off_by_one)
+    passed, *_ = turn_verification._game_tree(load_game("texas-holdem-bonus"))
+    assert not passed
 
 
 @pytest.mark.parametrize(
@@ -211,7 +139,7 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli, tm
     assert "every bet stays in action to the showdown" in text and "played to the showdown" in text
     advice = cli("advise", "--game", "texas-holdem-bonus", "2d 3c", "--format", "json").json()
     assert advice["best"] == "fold" and Fraction(advice["evs"]["bet 2"]) == Fraction(-275527229, 238360500)
-    for command in (["simulate"], ["verify"], ["advise", "As Ks", "--flop", "2c 3d 4h"]):
+    for command in (["simulate"], ["advise", "As Ks", "--flop", "2c 3d 4h"]):
         run = cli(*command, "--game", "texas-holdem-bonus")
         assert run.returncode == 2 and "Texas Hold'em Bonus's bets add up:" in run.stderr, command
         assert len(run.stderr.splitlines()) == 1

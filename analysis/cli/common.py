@@ -331,7 +331,7 @@ NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
 
 
 #: The commands that do not take a game whose bets add up (Texas Hold'em Bonus) yet.
-ADDING_NOT_YET = ("simulate", "verify")
+ADDING_NOT_YET = ("simulate",)
 #: ... and the commands that take a game without a dealer, beyond those.
 HAND_PAID_COMMANDS = ("tune", "verify")
 
@@ -349,7 +349,7 @@ def refuse_without_board(args: argparse.Namespace) -> None:
         raise InputError(
             f"{spec.title}'s bets add up: `{args.command}` does not take such a game yet; `solve --game {game}` "
             f"and `report --game {game}` give its exact figures, strategy and par sheet, `advise` a decision "
-            "before the flop, `tune` its ante table"
+            "before the flop, `tune` its ante table, `verify` its checks"
         )
     what = "no board" if spec.no_board is not None else "no dealer" if spec.hand_paid is not None else ""
     taken = args.command in NO_BOARD_COMMANDS or (spec.hand_paid is not None and args.command in HAND_PAID_COMMANDS)

@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
             from analysis.report.hand_paid_verification import verify_hand_paid
 
             result = verify_hand_paid(game, args.hands, args.seed, on_check=line)
+        elif game.adds:
+            from analysis.report.turn_verification import verify_turns
+
+            result = verify_turns(game, options_for(args), args.hands, args.seed, on_check=line)
         else:
             from analysis.report.street_verification import verify_streets
 

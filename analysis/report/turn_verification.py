@@ -1,0 +1,135 @@
+"""``casino-omaha verify`` for a game whose bets add up (Texas Hold'em Bonus): its figures
+solved on this machine and checked along paths independent of the turn kernel, each a
+:class:`~analysis.report.appendix.Check`, in the order they run (:data:`CHECKS`):
+
+* **closed-form total**: the deals add up to C(n,2)·C(n-2,3)·(n-5)·(n-6)·C(n-7,2), the turn
+  and the river in their order;
+* **wagers add up**: the ante and the bets, each on its own, sum to the game's result;
+* **small-deck game tree**: the same game file on a deck of ten to ace in two suits, solved
+  by the engine, equals every deal played through the whole game tree
+  (:mod:`analysis.counting.turn_tree`) on every count and every pre-flop EV;
+* **published edges**: the shipped Texas Hold'em Bonus and its Atlantic City and
+  Colorado rules, through the same engine, give the published house edges.
+
+No Monte Carlo yet: its flop and turn decisions per state are not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from analysis.counting.turn_tree import turn_tree
+from analysis.engine.streets import StreetFigures
+from analysis.engine.turns import solve_turns
+from analysis.engine.wagers import wager_figures
+from analysis.model.cards import RANKS, SUITS
+from analysis.model.errors import InputError
+from analysis.model.game import GameSpec, Option, load_game
+from analysis.parallel.options import RunOptions
+from analysis.report.appendix import Check, Verification
+from analysis.report.streets import street_figures_digest
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, guarded
+
+#: The checks' names, in the order they run.
+CHECKS = ("closed-form total", "wagers add up", "small-deck game tree", "published edges")
+#: The small deck the game tree is played on (10 cards: about 3 s).
+SMALL_DECK = ("TJQKA", "cd")
+#: Texas Hold'em Bonus's published house edges (Wizard of Odds; percent, to the printed digits).
+PUBLISHED = {"Las Vegas": "2.03692", "Atlantic City": "5.5935", "Colorado": "2.3496"}
+
+
+def verify_turns(
+    game: GameSpec,
+    options: RunOptions | None = None,
+    hands: int = DEFAULT_HANDS,
+    seed: int = DEFAULT_SEED,
+    on_check: Callable[[Check], None] | None = None,
+) -> Verification:
+    """Run every check (:data:`CHECKS`) of ``game``'s figures; ``on_check`` is told each
+    result as it comes (``hands`` and ``seed`` are recorded: there is no sampling yet)."""
+    if not game.adds:
+        raise InputError(f"{game.title}: its bets end the betting: verify it by streets")
+    options = options or RunOptions(progress=False)
+    f = solve_turns(game, options)
+    checks: list[Check] = []
+
+    def record(check: Check) -> None:
+        checks.append(check)
+        if on_check is not None:
+            on_check(check)
+
+    record(guarded("closed-form total", lambda: _closed_form(f)))
+    record(guarded("wagers add up", lambda: _wagers(f)))
+    record(guarded("small-deck game tree", lambda: _game_tree(game)))
+    record(guarded("published edges", lambda: _published(game, f, options)))
+    deck = f"{SMALL_DECK[0]} in {SMALL_DECK[1]}"
+    return Verification(game.name, "solved in memory", street_figures_digest(f), None, hands, seed, deck, tuple(checks))
+
+
+def _closed_form(f: StreetFigures) -> tuple[bool, str, str, str]:
+    n = len(f.game.rules.deck)
+    deals = comb(n, 2) * comb(n - 2, 3) * (n - 5) * (n - 6) * comb(n - 7, 2)
+    return (
+        f.total == deals,
+        "the deals counted against C(n,2)·C(n-2,3)·(n-5)·(n-6)·C(n-7,2): the player's cards, the flop, the turn "
+        "and the river in their order, the dealer's cards",
+        f"{deals:,}",
+        f"{f.total:,}",
+    )
+
+
+def _wagers(f: StreetFigures) -> tuple[bool, str, str, str]:
+    total = sum(w.expected for w in wager_figures(f.outcomes(), f.settlement))
+    return (
+        total == -f.house_edge,
+        "the ante and the bets, each settled on its own over every deal, summed against the game's result",
+        f"{-f.house_edge} per hand",
+        f"{total} per hand",
+    )
+
+
+def _game_tree(game: GameSpec) -> tuple[bool, str, str, str]:
+    ranks, suits = SMALL_DECK
+    rules = replace(game.rules.small_deck(ranks, suits), name=game.rules.name)
+    small = replace(game, rules=rules)
+    engine = solve_turns(small)
+    counts, preflop = turn_tree(small)
+    same = engine.counts == dict(counts)
+    for hole, values in preflop.items():
+        row = engine.preflop.iloc[int(engine.classes.of(np.array([hole]), rules)[0])]
+        same = same and {o: Fraction(row[f"EV({o})"]) for o in values} == values
+    deck = f"{' '.join(RANKS[r] for r in rules.ranks)} in {' '.join(SUITS[s] for s in rules.suits)}"
+    return (
+        same,
+        f"the same game file on a deck of {deck}: the engine against every deal played through the whole game "
+        "tree, each option valued over every card and dealer hand to come, each hand settled by the tree's code",
+        f"{sum(counts.values()):,} deals in {len(counts):,} outcomes; {len(preflop)} holdings' pre-flop EVs",
+        "every count and EV equal" if same else "counts or EVs differ",
+    )
+
+
+def _published(game: GameSpec, f: StreetFigures, options: RunOptions) -> tuple[bool, str, str, str]:
+    vegas = load_game("texas-holdem-bonus")
+    assert vegas.ante_pays is not None
+    rules = {
+        "Las Vegas": vegas,
+        "Atlantic City": replace(vegas, ante_pays=vegas.ante_pays.with_pays({"straight": 0})),
+        "Colorado": replace(vegas, preflop=(Option("fold"), Option("bet", 1))),
+    }
+    found = {}
+    for name, spec in rules.items():
+        edge = (f if spec == game else solve_turns(spec, options)).house_edge
+        found[name] = f"{float(100 * edge):.{len(PUBLISHED[name].split('.')[1])}f}"
+    return (
+        found == PUBLISHED,
+        "the shipped Texas Hold'em Bonus (Las Vegas rules: the ante paid on a winning straight or better), the "
+        "ante paid on a flush or better (Atlantic City) and a flop bet of one ante (Colorado), optimal play, "
+        "through the same engine; Wizard of Odds, \u201cTexas Hold'em Bonus\u201d",
+        ", ".join(f"{n} {p}%" for n, p in PUBLISHED.items()),
+        ", ".join(f"{n} {p}%" for n, p in found.items()),
+    )
