@@ -458,6 +458,21 @@ def result_json(
     )
 
 
+def print_sampled(args: argparse.Namespace, game: str, hands: int, mean: float, error: float, exact: float) -> int:
+    """``simulate``'s answer for sampled deals settled by their own code: the sampled house
+    edge (minus the mean net) with its standard error against the exact one, and z."""
+    z = (-mean - exact) / error
+    if args.format == "json":
+        data = {"game": game, "strategy": "optimal", "hands": hands, "seed": args.seed}
+        print_json(data | {"house_edge": -mean, "standard_error": error, "exact_house_edge": exact, "z": z})
+        return 0
+    print(
+        f"{game}, optimal: simulated house edge {-mean:.5%} ± {error:.5%} "
+        f"(1 s.e., {hands:,} hands, seed {args.seed}); exact {exact:.5%}; z = {z:+.2f}"
+    )
+    return 0
+
+
 def print_json(data: object) -> None:
     """One JSON object on stdout; exact numbers (Fractions) as text, numpy numbers as numbers."""
     json.dump(data, sys.stdout, indent=1, default=_plain)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from analysis.cli.common import print_json, result_json
+from analysis.cli.common import print_json, print_sampled, result_json
 
 if TYPE_CHECKING:
     from analysis.engine.hand_paid import HandPaidFigures
@@ -102,24 +102,4 @@ def run_simulate(args: argparse.Namespace, game: GameSpec) -> int:
         raise InputError(f"{game.title} has no dealer: change its game file")
     figures = solve_hand_paid(game)
     sim = sample_hand_paid(figures, args.hands, args.seed)
-    exact = float(figures.exact.house_edge)
-    z = (-sim.mean - exact) / sim.standard_error
-    if args.format == "json":
-        print_json(
-            {
-                "game": game.name,
-                "strategy": "optimal",
-                "hands": sim.hands,
-                "seed": args.seed,
-                "house_edge": -sim.mean,
-                "standard_error": sim.standard_error,
-                "exact_house_edge": exact,
-                "z": z,
-            }
-        )
-        return 0
-    print(
-        f"{game.name}, optimal: simulated house edge {-sim.mean:.5%} ± {sim.standard_error:.5%} "
-        f"(1 s.e., {sim.hands:,} hands, seed {args.seed}); exact {exact:.5%}; z = {z:+.2f}"
-    )
-    return 0
+    return print_sampled(args, game.name, sim.hands, sim.mean, sim.standard_error, float(figures.exact.house_edge))

@@ -13,6 +13,7 @@ from analysis.cli.common import (
     engine_for,
     hands,
     print_json,
+    print_sampled,
     seed,
 )
 
@@ -122,24 +123,4 @@ def run_no_board(args: argparse.Namespace, game: GameSpec) -> int:
         raise InputError(f"{game.title}: --qualifier is for the board games; change its game file")
     figures = solve_no_board(game)
     sim = sample_no_board(game, figures.play_bets, args.hands, args.seed)
-    exact = float(figures.exact.house_edge)
-    z = (-sim.mean - exact) / sim.standard_error
-    if args.format == "json":
-        print_json(
-            {
-                "game": game.name,
-                "strategy": "optimal",
-                "hands": sim.hands,
-                "seed": args.seed,
-                "house_edge": -sim.mean,
-                "standard_error": sim.standard_error,
-                "exact_house_edge": exact,
-                "z": z,
-            }
-        )
-        return 0
-    print(
-        f"{game.name}, optimal: simulated house edge {-sim.mean:.5%} ± {sim.standard_error:.5%} "
-        f"(1 s.e., {sim.hands:,} hands, seed {args.seed}); exact {exact:.5%}; z = {z:+.2f}"
-    )
-    return 0
+    return print_sampled(args, game.name, sim.hands, sim.mean, sim.standard_error, float(figures.exact.house_edge))

@@ -5,7 +5,6 @@ return table, odds per wager, method and metadata; as a workbook, a page and a P
 
 from __future__ import annotations
 
-import datetime as dt
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,11 +18,9 @@ from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section,
 from analysis.report.odds import odds_table
 from analysis.report.regulation import RuleSection, number_words, odds_words
 from analysis.report.render import Written, write_report
-from analysis.report.sections import edge_notice, per_wager_section, regulation_blocks
-from analysis.report.street_tables import file_sha256
+from analysis.report.sections import edge_notice, file_facts, file_metadata, per_wager_section, regulation_blocks
 from analysis.report.tables import clauses_table
-from analysis.report.wording import machine_rows, percent
-from analysis.store.shards import package_version
+from analysis.report.wording import percent
 
 #: The most rows of a strategy table the page and the PDF print (the workbook has them all).
 PRINTED_ROWS = 200
@@ -251,17 +248,6 @@ def hand_paid_odds(f: HandPaidFigures) -> pd.DataFrame:
 def hand_paid_sheets(f: HandPaidFigures, game_file: Path | None) -> dict[str, pd.DataFrame]:
     """The workbook's sheets."""
     hp = f.hand_paid
-    meta = [
-        ("package version", package_version()),
-        ("generated (UTC)", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
-        ("game", f.game.title),
-        ("game file", game_file.name if game_file is not None else "none (built in memory)"),
-        ("game file SHA-256", file_sha256(game_file) if game_file is not None else "not read from a file"),
-        ("strategy", "optimal at every decision (an exact tie goes to the option that risks less)"),
-        ("method", "every deal counted exactly; no sampling, no rounding before display"),
-        ("figures SHA-256", hand_paid_digest(f)),
-        *machine_rows(),
-    ]
     strategies = {
         f"Strategy {decision_label(seen)}": strategy_table(f, j) for j, seen in enumerate(hp.seen) if hp.before[j]
     }
@@ -273,7 +259,12 @@ def hand_paid_sheets(f: HandPaidFigures, game_file: Path | None) -> dict[str, pd
         **strategies,
         "Return table": return_rows(f),
         "Odds per wager": hand_paid_odds(f),
-        "Metadata": pd.DataFrame(meta, columns=["item", "value"]).astype({"value": str}),
+        "Metadata": file_metadata(
+            f.game.title,
+            game_file,
+            "optimal at every decision (an exact tie goes to the option that risks less)",
+            hand_paid_digest(f),
+        ),
     }
 
 
@@ -286,7 +277,6 @@ def hand_paid_digest(f: HandPaidFigures) -> str:
 def hand_paid_document(f: HandPaidFigures, sheets: dict[str, pd.DataFrame]) -> Document:
     """The par sheet as a document (the page and the PDF)."""
     e, game, unit = f.exact, f.game, f.hand_paid.unit
-    meta = dict(zip(sheets["Metadata"]["item"], sheets["Metadata"]["value"]))
     summary = (
         Paragraph(
             f"House edge {percent(e.house_edge)} of one {unit} (exactly {e.house_edge}), element of risk "
@@ -345,14 +335,8 @@ def hand_paid_document(f: HandPaidFigures, sheets: dict[str, pd.DataFrame]) -> D
         Section("method", "Method and verification", method),
         Section("metadata", "Run metadata", (Table(sheets["Metadata"]),)),
     )
-    facts = (
-        ("Game", game.title),
-        ("Game file", meta["game file"]),
-        ("Game file SHA-256", meta["game file SHA-256"]),
-        ("Strategy", f"optimal at every decision (house edge {percent(e.house_edge)})"),
-        ("Package version", meta["package version"]),
-        ("Date (UTC)", meta["generated (UTC)"]),
-        ("Figures SHA-256", meta["figures SHA-256"]),
+    facts = file_facts(
+        game.title, sheets["Metadata"], f"optimal at every decision (house edge {percent(e.house_edge)})"
     )
     return Document(f"{game.title}: par sheet", "Optimal strategy: every deal counted exactly", facts, sections)
 

@@ -5,7 +5,6 @@ bets on the player's hand alone, method and metadata; as a workbook, a page and 
 
 from __future__ import annotations
 
-import datetime as dt
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,11 +16,9 @@ from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section,
 from analysis.report.odds import wager_odds
 from analysis.report.regulation import RuleSection, odds_words, times_the_ante
 from analysis.report.render import Written, write_report
-from analysis.report.sections import edge_notice, per_wager_section, regulation_blocks
-from analysis.report.street_tables import file_sha256
+from analysis.report.sections import edge_notice, file_facts, file_metadata, per_wager_section, regulation_blocks
 from analysis.report.tables import clauses_table, return_table
-from analysis.report.wording import category_words, machine_rows, percent
-from analysis.store.shards import package_version
+from analysis.report.wording import category_words, percent
 
 #: How each ranking deals and ranks, in words.
 RANKING_WORDS = {
@@ -170,17 +167,6 @@ def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.D
     """The workbook's sheets."""
     table = return_table(f.outcomes(), play="play")
     table["betting ended"] = table["betting ended"].replace("bet before the flop", "played")  # no flop to name
-    meta = [
-        ("package version", package_version()),
-        ("generated (UTC)", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
-        ("game", f.game.title),
-        ("game file", game_file.name if game_file is not None else "none (built in memory)"),
-        ("game file SHA-256", file_sha256(game_file) if game_file is not None else "not read from a file"),
-        ("strategy", "optimal hand by hand (an exact tie folds)"),
-        ("method", "every deal counted exactly; no sampling, no rounding before display"),
-        ("figures SHA-256", no_board_digest(f)),
-        *machine_rows(),
-    ]
     return {
         "Summary": summary_table(f),
         "Rules": clauses_table(rules_of_play(f)),
@@ -188,7 +174,9 @@ def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.D
         "Return table": table,
         "Odds per wager": wager_odds(f.outcomes(), f.settlement, play="play"),
         "Bets on the hand": hand_bet_table(f),
-        "Metadata": pd.DataFrame(meta, columns=["item", "value"]).astype({"value": str}),
+        "Metadata": file_metadata(
+            f.game.title, game_file, "optimal hand by hand (an exact tie folds)", no_board_digest(f)
+        ),
     }
 
 
@@ -201,7 +189,6 @@ def no_board_digest(f: NoBoardFigures) -> str:
 def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Document:
     """The par sheet as a document (the page and the PDF)."""
     e, game = f.exact, f.game
-    meta = dict(zip(sheets["Metadata"]["item"], sheets["Metadata"]["value"]))
     summary = (
         Paragraph(
             f"House edge {percent(e.house_edge)} of the ante (exactly {e.house_edge}), element of risk "
@@ -249,15 +236,7 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
         Section("method", "Method and verification", method),
         Section("metadata", "Run metadata", (Table(sheets["Metadata"]),)),
     )
-    facts = (
-        ("Game", game.title),
-        ("Game file", meta["game file"]),
-        ("Game file SHA-256", meta["game file SHA-256"]),
-        ("Strategy", f"optimal hand by hand (house edge {percent(e.house_edge)})"),
-        ("Package version", meta["package version"]),
-        ("Date (UTC)", meta["generated (UTC)"]),
-        ("Figures SHA-256", meta["figures SHA-256"]),
-    )
+    facts = file_facts(game.title, sheets["Metadata"], f"optimal hand by hand (house edge {percent(e.house_edge)})")
     return Document(f"{game.title}: par sheet", "Optimal strategy: every deal counted exactly", facts, sections)
 
 

@@ -5,15 +5,19 @@ hands, and the notice a game whose house edge is negative carries on its first p
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 
 import pandas as pd
 
 from analysis.report.document import Block, Items, Paragraph, Plot, Subsection, Table
 from analysis.report.odds import MaximumPayout
 from analysis.report.regulation import RuleSection
-from analysis.report.wording import Kind, cell_text, percent, side_by_side, signed_antes
+from analysis.report.wording import Kind, cell_text, machine_rows, percent, side_by_side, signed_antes
+from analysis.store.shards import package_version
 
 
 def regulation_blocks(sections: Sequence[RuleSection]) -> tuple[Block, ...]:
@@ -124,3 +128,39 @@ def side_bet_blocks(sheets: Mapping[str, pd.DataFrame], bets: int, how: str) -> 
         *(Plot(f"side-bet-{i}", sheets["Side bets"]["bet"].iloc[i]) for i in range(bets)),
         Table(sheets["Side bet lines"]),
     )
+
+
+def file_metadata(title: str, game_file: Path | None, strategy: str, digest: str) -> pd.DataFrame:
+    """The metadata sheet of a par sheet solved from a game file: the package, the date, the
+    file and its SHA-256, the strategy, the method, the figures' SHA-256 and the machine."""
+    rows = [
+        ("package version", package_version()),
+        ("generated (UTC)", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
+        ("game", title),
+        ("game file", game_file.name if game_file is not None else "none (built in memory)"),
+        ("game file SHA-256", file_sha256(game_file) if game_file is not None else "not read from a file"),
+        ("strategy", strategy),
+        ("method", "every deal counted exactly; no sampling, no rounding before display"),
+        ("figures SHA-256", digest),
+        *machine_rows(),
+    ]
+    return pd.DataFrame(rows, columns=["item", "value"]).astype({"value": str})
+
+
+def file_facts(title: str, metadata: pd.DataFrame, strategy: str) -> tuple[tuple[str, str], ...]:
+    """The facts on a par sheet's first page, from its metadata sheet."""
+    meta = dict(zip(metadata["item"], metadata["value"]))
+    return (
+        ("Game", title),
+        ("Game file", meta["game file"]),
+        ("Game file SHA-256", meta["game file SHA-256"]),
+        ("Strategy", strategy),
+        ("Package version", meta["package version"]),
+        ("Date (UTC)", meta["generated (UTC)"]),
+        ("Figures SHA-256", meta["figures SHA-256"]),
+    )
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes (a game file, as the sheet names it)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -9,7 +9,6 @@ makes the document of them.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -25,6 +24,7 @@ from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.report.odds import MaximumPayout, line_odds, wager_odds
 from analysis.report.regulation import game_rules_of_play
+from analysis.report.sections import file_sha256
 from analysis.report.tables import FORMULAS, LEVELS, clauses_table, confidence_table, return_table
 from analysis.report.wording import RESULT_WORDS, STREET_WORDS, ante_multiple, category_words, machine_rows, percent
 from analysis.store.shards import package_version
@@ -374,10 +374,6 @@ def pay_table(pays: Mapping[str, Fraction], wager: str) -> pd.DataFrame:
 
 
 # ---- metadata --------------------------------------------------------------------------
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def street_metadata(f: StreetFigures, game_file: Path | None) -> pd.DataFrame:
