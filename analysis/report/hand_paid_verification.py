@@ -35,7 +35,7 @@ from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
 from analysis.report.appendix import Check, Verification
 from analysis.report.hand_paid import hand_paid_digest
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, guarded
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, run_checks
 
 #: The checks' names, in the order they run.
 CHECKS = (
@@ -66,20 +66,16 @@ def verify_hand_paid(
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise InputError(f"{name} must be a whole number of at least {low}, got {value!r}")
     f = solve_hand_paid(game)
-    checks: list[Check] = []
-
-    def record(check: Check) -> None:
-        checks.append(check)
-        if on_check is not None:
-            on_check(check)
-
-    record(guarded("pay lines of every hand", lambda: _lines(f)))
-    record(guarded("wagers add up", lambda: _wagers(f)))
-    record(guarded("small-deck game tree", lambda: _game_tree(game)))
-    record(guarded("Monte Carlo, optimal", lambda: _monte_carlo(f, hands, seed)))
-    record(guarded("published edges", _published))
+    steps = [
+        ("pay lines of every hand", lambda: _lines(f)),
+        ("wagers add up", lambda: _wagers(f)),
+        ("small-deck game tree", lambda: _game_tree(game)),
+        ("Monte Carlo, optimal", lambda: _monte_carlo(f, hands, seed)),
+        ("published edges", _published),
+    ]
+    checks = run_checks(steps, on_check)
     deck = f"{SMALL_DECK[0]} in {SMALL_DECK[1]}"
-    return Verification(game.name, "solved in memory", hand_paid_digest(f), None, hands, seed, deck, tuple(checks))
+    return Verification(game.name, "solved in memory", hand_paid_digest(f), None, hands, seed, deck, checks)
 
 
 def _lines(f: HandPaidFigures) -> tuple[bool, str, str, str]:

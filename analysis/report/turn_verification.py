@@ -33,7 +33,7 @@ from analysis.model.game import GameSpec, Option, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.appendix import Check, Verification
 from analysis.report.streets import street_figures_digest
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, guarded
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, run_checks
 
 #: The checks' names, in the order they run.
 CHECKS = ("closed-form total", "wagers add up", "small-deck game tree", "published edges")
@@ -56,19 +56,15 @@ def verify_turns(
         raise InputError(f"{game.title}: its bets end the betting: verify it by streets")
     options = options or RunOptions(progress=False)
     f = solve_turns(game, options)
-    checks: list[Check] = []
-
-    def record(check: Check) -> None:
-        checks.append(check)
-        if on_check is not None:
-            on_check(check)
-
-    record(guarded("closed-form total", lambda: _closed_form(f)))
-    record(guarded("wagers add up", lambda: _wagers(f)))
-    record(guarded("small-deck game tree", lambda: _game_tree(game)))
-    record(guarded("published edges", lambda: _published(game, f, options)))
+    steps = [
+        ("closed-form total", lambda: _closed_form(f)),
+        ("wagers add up", lambda: _wagers(f)),
+        ("small-deck game tree", lambda: _game_tree(game)),
+        ("published edges", lambda: _published(game, f, options)),
+    ]
+    checks = run_checks(steps, on_check)
     deck = f"{SMALL_DECK[0]} in {SMALL_DECK[1]}"
-    return Verification(game.name, "solved in memory", street_figures_digest(f), None, hands, seed, deck, tuple(checks))
+    return Verification(game.name, "solved in memory", street_figures_digest(f), None, hands, seed, deck, checks)
 
 
 def _closed_form(f: StreetFigures) -> tuple[bool, str, str, str]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -144,6 +144,20 @@ def verify(
     result = Verification(rules.name, str(store.path), store.checksum, states, hands, seed, deck, tuple(checks))
     keep(result, store)
     return result
+
+
+def run_checks(
+    steps: Sequence[tuple[str, Callable[[], tuple[bool, str, str, str]]]],
+    on_check: Callable[[Check], None] | None = None,
+) -> tuple[Check, ...]:
+    """Run each named check in order, guarded (:func:`guarded`); ``on_check`` is told each
+    result as it comes."""
+    checks = []
+    for name, run in steps:
+        checks.append(guarded(name, run))
+        if on_check is not None:
+            on_check(checks[-1])
+    return tuple(checks)
 
 
 def guarded(name: str, run: Callable[[], tuple[bool, str, str, str]]) -> Check:
