@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -14,10 +15,12 @@ import analysis
 from analysis.counting.turn_tree import turn_tree
 from analysis.engine.turns import solve_turns
 from analysis.engine.wagers import wager_figures
+from analysis.hands.evaluate import best_strength, category_of
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game
 from analysis.report import turn_verification
+from analysis.report.turn_examples import flop_evs, turn_examples
 from analysis.report.turn_verification import CHECKS
 
 
@@ -143,3 +146,42 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli, tm
         run = cli(*command, "--game", "texas-holdem-bonus")
         assert run.returncode == 2 and "Texas Hold'em Bonus's bets add up:" in run.stderr, command
         assert len(run.stderr.splitlines()) == 1
+
+
+def test_each_worked_example_is_played_as_the_strategy_plays_it():
+    """On a small deck: every case met, each decision the best of its EVs, each net the
+    settlement's; and for every flop of one holding, the best flop EVs computed for the
+    examples average to the solve's pre-flop EV of that holding's class."""
+    doc = {
+        "name": "small-bonus",
+        "cards": {"hole": 2, "hand": "best-five", "ranks": "TJQKA", "suits": "cd"},
+        "dealer": {"qualifier": "none"},
+        "betting": {
+            "bets": "add up",
+            "preflop": ["fold", "bet 2"],
+            "flop": ["check", "bet 1"],
+            "turn": ["check", "bet 1"],
+        },
+        "ante": {"pays": {c: 1 for c in CATEGORIES[CATEGORIES.index("straight") :]}},
+        "play": {"dealer_not_qualifying": "action"},
+    }
+    game = game_from_document(doc, "small")
+    figures = solve_turns(game)
+    examples = turn_examples(figures)
+    cases = [x.case for x in examples]
+    assert {"Tie", "The dealer wins", "The player wins and the ante pushes"} <= set(cases)
+    assert any(c.startswith("The player checks at the flop") for c in cases)
+    for x in examples:
+        for d in x.decisions:
+            assert d.choice == max(d.evs, key=lambda o: d.evs[o])
+        bets = sum(int(d.choice.split()[1]) for d in x.decisions if d.choice.startswith("bet "))
+        if x.decisions[-1].choice != "fold":
+            mine = int(best_strength([[*x.hole, *x.board]])[0])
+            theirs = int(best_strength([[*x.dealer, *x.board]])[0])
+            category = CATEGORIES[int(category_of([mine])[0])]
+            assert x.net == game.settlement.net(category, True, (mine > theirs) - (mine < theirs), bets)
+    hole = (game.rules.deck[0], game.rules.deck[3])
+    flops = list(combinations([c for c in game.rules.deck if c not in hole], 3))
+    best = sum((max(flop_evs(figures, hole, f, 2)[0].values()) for f in flops), Fraction(0)) / len(flops)
+    row = figures.preflop.iloc[int(figures.classes.of(np.array([hole]), game.rules)[0])]
+    assert best == row["EV(bet 2)"]

@@ -68,6 +68,7 @@ from analysis.report.street_tables import (
     street_maximum_payout,
     street_sheets,
 )
+from analysis.report.turn_examples import turn_examples
 from analysis.report.wording import percent
 from analysis.sidebets.result import SideBetResult
 
@@ -123,7 +124,7 @@ def build_street_report(
         raise InputError(f"the figures given are those of {figures.game.name}, not of {spec.name}")
     path = Path(game_file) if game_file is not None else _source_file(spec)
     report = StreetReport(spec, figures, path)
-    report.examples = () if spec.adds else tuple(street_examples(figures))
+    report.examples = turn_examples(figures) if spec.adds else tuple(street_examples(figures))
     sheets = street_sheets(spec, figures, path)
     metadata = sheets.pop("Metadata")  # stays the last sheet
     summary, lines, report.side_bets = street_side_bet_tables(figures)
@@ -192,8 +193,9 @@ def _examples(report: StreetReport) -> tuple[Block, ...]:
         Paragraph(
             "Real deals, one for each way the betting ends and each way a hand is settled, found in dealt hands, "
             "each played by the optimal strategy (before the flop as its class of hole cards is played, at the flop "
-            "and the river by the exact expected results of the deal's own cards, ante and blind included) and "
-            "settled by the package's settlement code; results in antes (ante = 1).",
+            f"and the {'turn' if report.game.adds else 'river'} by the exact expected results of the deal's own "
+            "cards, ante and blind included) and settled by the package's settlement code; results in antes "
+            "(ante = 1).",
             note=True,
         )
     ]
@@ -210,7 +212,7 @@ def _examples(report: StreetReport) -> tuple[Block, ...]:
             f"Settlement: {x.settlement}",
             f"Ante {signed_antes(x.ante)}"
             + (f", blind {signed_antes(x.blind)}" if report.game.blind is not None else "")
-            + f", play bet {signed_antes(x.play)}; net {signed_antes(x.net)}.",
+            + f", {'bets' if report.game.adds else 'play bet'} {signed_antes(x.play)}; net {signed_antes(x.net)}.",
         )
         blocks.append(Subsection(x.case, (Items(lines, numbered=False),)))
     return tuple(blocks)
