@@ -29,7 +29,7 @@ from scipy import sparse
 from analysis.counting.symmetry import canonical_codes, suit_permutations
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
-from analysis.engine.wagers import WagerFigures, WagerLine
+from analysis.engine.wagers import WagerFigures, wagers_of
 from analysis.hands.evaluate import best_strength, category_of
 from analysis.model.cards import format_cards, parse_cards
 from analysis.model.categories import CATEGORIES
@@ -143,12 +143,7 @@ class HandPaidFigures:
                     result = "wins" if each > 0 else "loses" if each < 0 else "pushes"
                     key = (wager, result, line if result == "wins" else "", units * each, units)
                 tally[key] = tally.get(key, 0) + n
-        order = {"wins": 0, "pushes": 1, "loses": 2, "not made": 3}
-        lines = sorted(
-            (WagerLine(w, r, h, net, units, n) for (w, r, h, net, units), n in tally.items()),
-            key=lambda x: (order[x.result], -x.net, x.stake),
-        )
-        return [WagerFigures(w, tuple(x for x in lines if x.wager == w), self.total) for w in names]
+        return wagers_of(tally, names, self.total)
 
     def evs(self, cards: str, moves: Sequence[str] = ()) -> dict[str, Fraction]:
         """The exact expected net result in units of each option, holding ``cards`` (text)
@@ -165,9 +160,7 @@ class HandPaidFigures:
         path = _path_of(hp, list(moves), point)
         if not hp.before[point]:
             raise InputError(f"{self.game.title}: no decision holding {len(held)} cards")
-        code = set_codes(np.array([held]), self.game.rules.deck)[0]
-        row = self.values[point][self.stake(path)][:, code]
-        return {str(m): Fraction(int(v), self.scale * self.completions[point]) for m, v in zip(hp.before[point], row)}
+        return self._evs(point, self.stake(path), held)
 
     def play(self, cards: Sequence[int]) -> PlayedDeal:
         """One deal (the five cards: hole first, then the community cards in the order they
@@ -175,24 +168,25 @@ class HandPaidFigures:
         hp, deck = self.hand_paid, self.game.rules.deck
         if len(cards) != 5 or len(set(cards)) != 5 or set(cards) - set(deck):
             raise InputError(f"a deal is five different cards of {self.game.title}'s deck")
-        units, taken, played = hp.start, [], []
+        units, played = hp.start, []
         for j, seen in enumerate(hp.seen):
             held = tuple(cards[:seen])
-            code = set_codes(np.array([held]), deck)[0]
-            row = self.values[j][units][:, code]
             moves = hp.options(j)
-            best = int(best_option(row[:, None], self.ties)[0])
+            best = int(self.choices(j, np.array([held]), np.array([units]))[0])
             if hp.before[j]:
-                scale = self.scale * self.completions[j]
-                evs = {str(m): Fraction(int(v), scale) for m, v in zip(moves, row)}
-                played.append(PlayedDecision(held, units, evs, str(moves[best])))
-            taken.append(best)
+                played.append(PlayedDecision(held, units, self._evs(j, units, held), str(moves[best])))
             if moves[best].kind == "fold":
                 return PlayedDeal(tuple(cards), tuple(played), units, True, "", Fraction(-units))
             units += moves[best].change
         line_index = int(pay_lines(np.array([cards]), hp)[0])
         line = hp.lines[line_index].name if line_index < len(hp.lines) else OTHER
         return PlayedDeal(tuple(cards), tuple(played), units, False, line, hp.net(units, line))
+
+    def _evs(self, point: int, units: int, held: Sequence[int]) -> dict[str, Fraction]:
+        """Each option's exact EV in units holding ``held`` with ``units`` in action."""
+        row = self.values[point][units][:, set_codes(np.array([held]), self.game.rules.deck)[0]]
+        scale = self.scale * self.completions[point]
+        return {str(m): Fraction(int(v), scale) for m, v in zip(self.hand_paid.options(point), row)}
 
     def choices(self, point: int, held: np.ndarray, units: np.ndarray) -> np.ndarray:
         """The option the strategy takes (index into the point's options) for each row of

@@ -99,22 +99,20 @@ def wager_figures(outcomes: Sequence[Outcome], settlement: Settlement) -> list[W
                 by_hand = result == "wins" and _pays_by_hand(settlement, wager)
                 key = (wager, result, o.final_hand if by_hand else "", net, stake)
             tally[key] = tally.get(key, 0) + o.deals
-    lines = [WagerLine(w, r, h, net, stake, n) for (w, r, h, net, stake), n in tally.items()]
-    total = sum(o.deals for o in outcomes)
+    return wagers_of(tally, settlement.wagers, sum(o.deals for o in outcomes))
+
+
+def wagers_of(
+    tally: dict[tuple[str, str, str, Fraction, int], int], wagers: Sequence[str], total: int
+) -> list[WagerFigures]:
+    """Each wager's figures from its lines tallied by (wager, result, final hand, net,
+    stake): wins first, the larger net first, then pushes, losses and deals not made."""
     order = {"wins": 0, "pushes": 1, "loses": 2, "not made": 3}
-    return [
-        WagerFigures(
-            wager,
-            tuple(
-                sorted(
-                    (line for line in lines if line.wager == wager),
-                    key=lambda line: (order[line.result], -line.net, line.stake),
-                )
-            ),
-            total,
-        )
-        for wager in settlement.wagers
-    ]
+    lines = sorted(
+        (WagerLine(w, r, h, net, stake, n) for (w, r, h, net, stake), n in tally.items()),
+        key=lambda line: (order[line.result], -line.net, line.stake),
+    )
+    return [WagerFigures(w, tuple(line for line in lines if line.wager == w), total) for w in wagers]
 
 
 def _pays_by_hand(settlement: Settlement, wager: str) -> bool:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -29,13 +28,12 @@ import numpy as np
 from analysis.counting.hand_paid_tree import HandPaidTree
 from analysis.engine.hand_paid import HandPaidFigures, pay_lines, set_codes, solve_hand_paid, subsets
 from analysis.engine.hand_paid_simulation import sample_hand_paid
-from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES, CATEGORY_COUNTS_5
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
 from analysis.report.appendix import Check, Verification
 from analysis.report.hand_paid import hand_paid_digest
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, run_checks
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, on_small_deck, run_checks
 
 #: The checks' names, in the order they run.
 CHECKS = (
@@ -114,9 +112,7 @@ def _wagers(f: HandPaidFigures) -> tuple[bool, str, str, str]:
 
 
 def _game_tree(game: GameSpec) -> tuple[bool, str, str, str]:
-    ranks, suits = SMALL_DECK
-    rules = replace(game.rules.small_deck(ranks, suits), name=game.rules.name)
-    small = replace(game, rules=rules)
+    small, deck = on_small_deck(game, *SMALL_DECK)
     engine = solve_hand_paid(small)
     tree = HandPaidTree(small)
     counts = tree.count()
@@ -134,7 +130,6 @@ def _game_tree(game: GameSpec) -> tuple[bool, str, str, str]:
             return False, "the option values of a node differ", str(options), str(held)
         evs += 1
     same = mine == counts
-    deck = f"{' '.join(RANKS[r] for r in rules.ranks)} in {' '.join(SUITS[s] for s in rules.suits)}"
     return (
         same,
         f"the same game file on a deck of {deck}: the engine against every deal played through the whole game "

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -29,12 +28,11 @@ from pathlib import Path
 from analysis.counting.game_tree import game_tree
 from analysis.engine.street_simulation import simulate_streets
 from analysis.engine.streets import StreetFigures, count_streets_here, solve_streets
-from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.appendix import Check, Verification
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, guarded
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, guarded, on_small_deck
 
 #: The checks' names, in the order they run.
 CHECKS = (
@@ -114,14 +112,11 @@ def _closed_form(f: StreetFigures) -> tuple[bool, str, str, str]:
 
 
 def _game_tree(game: GameSpec) -> tuple[bool, str, str, str]:
-    ranks, suits = SMALL_DECK
-    rules = replace(game.rules.small_deck(ranks, suits), name=game.rules.name)
-    small = replace(game, rules=rules)
+    small, deck = on_small_deck(game, *SMALL_DECK)
     with tempfile.TemporaryDirectory() as folder:
         engine = solve_streets(small, RunOptions(root=Path(folder), progress=False))
     counts, decisions = game_tree(small)
     same = engine.counts == counts and engine.decisions == decisions
-    deck = f"{' '.join(RANKS[r] for r in rules.ranks)} in {' '.join(SUITS[s] for s in rules.suits)}"
     return (
         same,
         f"the same game file on a deck of {deck}: the street engine against every deal played through the whole "

@@ -27,13 +27,12 @@ from analysis.counting.turn_tree import turn_tree
 from analysis.engine.streets import StreetFigures
 from analysis.engine.turns import solve_turns
 from analysis.engine.wagers import wager_figures
-from analysis.model.cards import RANKS, SUITS
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.appendix import Check, Verification
 from analysis.report.streets import street_figures_digest
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, run_checks
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, on_small_deck, run_checks
 
 #: The checks' names, in the order they run.
 CHECKS = ("closed-form total", "wagers add up", "small-deck game tree", "published edges")
@@ -90,16 +89,14 @@ def _wagers(f: StreetFigures) -> tuple[bool, str, str, str]:
 
 
 def _game_tree(game: GameSpec) -> tuple[bool, str, str, str]:
-    ranks, suits = SMALL_DECK
-    rules = replace(game.rules.small_deck(ranks, suits), name=game.rules.name)
-    small = replace(game, rules=rules)
+    small, deck = on_small_deck(game, *SMALL_DECK)
+    rules = small.rules
     engine = solve_turns(small)
     counts, preflop = turn_tree(small)
     same = engine.counts == dict(counts)
     for hole, values in preflop.items():
         row = engine.preflop.iloc[int(engine.classes.of(np.array([hole]), rules)[0])]
         same = same and {o: Fraction(row[f"EV({o})"]) for o in values} == values
-    deck = f"{' '.join(RANKS[r] for r in rules.ranks)} in {' '.join(SUITS[s] for s in rules.suits)}"
     return (
         same,
         f"the same game file on a deck of {deck}: the engine against every deal played through the whole game "

@@ -37,7 +37,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -47,8 +47,9 @@ from analysis.counting.naive import brute_force, naive_state_counts
 from analysis.counting.symmetry import canonical_states
 from analysis.engine.return_engine import PAY_SOURCES, REST_SOURCES, ReturnEngine, load_engine
 from analysis.engine.simulation import simulate_strategies
-from analysis.model.cards import format_cards
+from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.errors import AnalysisError, InputError
+from analysis.model.game import GameSpec
 from analysis.model.outcomes import COLUMNS, state_keys
 from analysis.model.rules import Rules, as_rules, preset
 from analysis.parallel.options import RunOptions
@@ -144,6 +145,13 @@ def verify(
     result = Verification(rules.name, str(store.path), store.checksum, states, hands, seed, deck, tuple(checks))
     keep(result, store)
     return result
+
+
+def on_small_deck(game: GameSpec, ranks: str, suits: str) -> tuple[GameSpec, str]:
+    """The same game file on a small deck (its name kept), and the deck in words."""
+    rules = replace(game.rules.small_deck(ranks, suits), name=game.rules.name)
+    deck = f"{' '.join(RANKS[r] for r in rules.ranks)} in {' '.join(SUITS[s] for s in rules.suits)}"
+    return replace(game, rules=rules), deck
 
 
 def run_checks(
