@@ -60,6 +60,7 @@ setup(
             extension("_informed", "ext/informed.pyx"),
             extension("_distribution", "ext/distribution.pyx"),
             extension("_streets", "ext/streets.pyx"),
+            extension("_no_board", "ext/no_board.pyx"),
         ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},

@@ -36,6 +36,13 @@ def add_parser(sub: Subparsers) -> None:
         metavar="OPTIONS",
         help='a game without a dealer: the options taken at the earlier decisions, e.g. "bet 1, bet 3"',
     )
+    p.add_argument(
+        "--up",
+        default=None,
+        metavar="CARD",
+        help="a game that deals one of the dealer's cards face up before the decision (Caribbean Stud): "
+        'that card, e.g. "9d"',
+    )
     add_game_options(p, store=False)
     add_pay_options(p)
     p.add_argument("--store", type=Path, default=None, help="outcome store root (see `report --help`)")
@@ -72,9 +79,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.game not in PRESETS:
         return run_streets(args)
-    if args.flop is None or args.board is not None or args.taken is not None:
+    if args.flop is None or args.board is not None or args.taken is not None or args.up is not None:
         raise InputError(
-            f"{args.game}: give the state's --flop (its one decision is at the flop); --board is for multi-street games"
+            f"{args.game}: give the state's --flop (its one decision is at the flop); "
+            "--board is for multi-street games, --up for Caribbean Stud"
         )
 
     a = advise(
@@ -117,6 +125,8 @@ def run_streets(args: argparse.Namespace) -> int:
         raise InputError("--taken is for the games without a dealer (the options taken at earlier decisions)")
     if game.no_board is not None:
         return _run_no_board(args, game)
+    if args.up is not None:
+        raise InputError(f"--up is for a game that deals the dealer a card face up (Caribbean Stud), not {game.title}")
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
     board = args.board or args.flop or ""
@@ -136,17 +146,24 @@ def run_streets(args: argparse.Namespace) -> int:
 
 def _run_no_board(args: argparse.Namespace, game: GameSpec) -> int:
     """A game without a board: the exact EV of each option of the player's hand."""
-    from analysis.engine.no_board import solve_no_board
+    from analysis.engine.no_board import state_evs
     from analysis.model.errors import InputError
 
     if args.flop is not None or args.board is not None or args.qualifier is not None:
-        raise InputError(f"{game.title} has no board: give the player's hand only (no --flop, --board, --qualifier)")
-    evs = solve_no_board(game).evs(args.hole)
+        raise InputError(
+            f"{game.title} has no board: give the player's hand (and --up, the dealer's card he sees) only "
+            "(no --flop, --board, --qualifier)"
+        )
+    evs = state_evs(game, args.hole, args.up)
     best = max(evs, key=lambda o: evs[o])  # the first best: options are in the order of their risk
     if args.format == "json":
-        print_json({"game": game.name, "street": "preflop", "hole": args.hole, "board": "", "evs": evs, "best": best})
+        print_json(
+            {"game": game.name, "street": "preflop", "hole": args.hole, "board": "", "up": args.up or "", "evs": evs}
+            | {"best": best}
+        )
         return 0
-    print(f"{game.title}: hand {args.hole} (the one decision)")
+    seen = f", the dealer showing {args.up}" if args.up else ""
+    print(f"{game.title}: hand {args.hole}{seen} (the one decision)")
     for option, ev in evs.items():
         mark = "  <- best" if option == best else ""
         print(f"  EV({option}) {float(ev):+.6f} antes  (exact {ev}){mark}")

@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
                     "name": name,
                     "title": g.title,
                     "hole cards": g.no_board.hole,
-                    "hand": f"all {g.no_board.hole} cards, no board ({g.no_board.ranking} ranking)",
+                    "hand": f"all {g.no_board.hole} cards, no board ({g.no_board.ranking} ranking)"
+                    + (f", {g.no_board.up} of the dealer's seen before the decision" if g.no_board.up else ""),
                     "qualifier": g.no_board.qualifier_phrase,
                     "decisions": "; ".join(f"{s}: {', '.join(map(str, o))}" for s, o in g.streets.items()),
                     "engine": "hand by hand (solve)",

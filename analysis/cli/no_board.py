@@ -4,7 +4,7 @@ the bets on the player's hand alone beside it, or the same in lines."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from analysis.cli.common import result_json
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def no_board_json(f: NoBoardFigures, by_hand: bool = False) -> dict[str, object]:
     """``solve``'s result: the one schema, then the weakest hand played, the bets on the
     player's hand alone and, with ``by_hand``, the decision of every class of hands."""
-    from analysis.engine.no_board import weakest_played
+    from analysis.report.no_board import strategy_words
 
     game = f.game
     hand_bets = {
@@ -32,10 +32,22 @@ def no_board_json(f: NoBoardFigures, by_hand: bool = False) -> dict[str, object]
         f.decisions,
         f.outcomes(),
         game.settlement,
-        weakest_played=weakest_played(f),
+        strategy_in_words=strategy_words(f),
+        **threshold(f),
         hand_bets=hand_bets,
         **extra,
     )
+
+
+def threshold(f: NoBoardFigures) -> dict[str, Any]:
+    """``weakest_played``, where the strategy is one (Three Card Poker's "Q-6-4")."""
+    from analysis.engine.no_board import weakest_played
+    from analysis.model.errors import InputError
+
+    try:
+        return {"weakest_played": weakest_played(f)}
+    except InputError:
+        return {}
 
 
 def no_board_report_json(f: NoBoardFigures) -> dict[str, object]:
@@ -58,7 +70,7 @@ def no_board_report_json(f: NoBoardFigures) -> dict[str, object]:
 
 def no_board_lines(f: NoBoardFigures, by_hand: bool = False) -> list[str]:
     """The result in lines."""
-    from analysis.engine.no_board import weakest_played
+    from analysis.report.no_board import strategy_words
 
     e, game = f.exact, f.game
     lines = [
@@ -69,7 +81,7 @@ def no_board_lines(f: NoBoardFigures, by_hand: bool = False) -> list[str]:
         f"standard deviation    {e.standard_deviation:.4f} antes",
         f"hit frequency         {float(e.hit_frequency):.4%}",
         *(f"{street:8} {option:8}      {n / e.deals:.4%} of deals" for (street, option), n in f.decisions.items()),
-        f"plays                 {weakest_played(f)} or better",
+        f"strategy              {strategy_words(f)}",
         *(
             f"{b.bet.title:21} house edge {float(b.exact.house_edge):.4%}  (exact {b.exact.house_edge})"
             for b in f.hand_bets().values()

@@ -1,7 +1,8 @@
-"""The exact optimal strategy and return of a game without a board (Three Card Poker):
-each player hand's counts against every dealer hand (:mod:`analysis.counting.no_board`)
-priced by the game file's one settlement, the decision taken hand by hand (an exact tie
-goes to the option that risks less), and the bets on the player's hand alone.
+"""The exact optimal strategy and return of a game without a board (Three Card Poker,
+Caribbean Stud): each state's counts against every dealer hand (:mod:`analysis.counting.no_board`;
+a state is the player's hand and the dealer's cards he sees) priced by the game file's one
+settlement in exact integers, the decision taken state by state (an exact tie goes to the
+option that risks less), and the bets on the player's hand alone.
 
 The result has the shape of every game's (:class:`analysis.engine.solve.Solved`): the
 outcomes keyed as the street engine's, (street the betting ended, play bet, the player's
@@ -13,20 +14,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from math import lcm
 
 import numpy as np
 import pandas as pd
 
-from analysis.counting.no_board import NoBoardCounts, count_no_board
+from analysis.counting.no_board import NoBoardCounts, count_no_board, count_state
 from analysis.counting.streets import RESULTS6
 from analysis.counting.symmetry import canonical_codes, suit_permutations
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
-from analysis.hands.three_card import high_card_floor, three_card_category, three_card_values
+from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards, parse_cards
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec
 from analysis.model.no_board import HandBet, NoBoard
+from analysis.model.outcomes import colex_codes
 from analysis.model.settlement import Settlement
 
 #: The street of the one decision, in the vocabulary of every game's outcomes.
@@ -34,15 +37,18 @@ DECISION = "preflop"
 #: The player's result against the dealer of each of the six dealer results, and whether
 #: the dealer qualifies.
 _SHOWDOWN = [(r.startswith("noqual") is False, {"win": 1, "tie": 0, "loss": -1}[r.split("_")[-1]]) for r in RESULTS6]
+#: The strategy's word for a class of hands played against some of the dealer's up cards only.
+BY_UP_CARD = "by the up card"
 
 Key = tuple[str, int, str, str]
 
 
-def no_board_counts(game: GameSpec) -> NoBoardCounts:
+def no_board_counts(game: GameSpec, threads: int | None = None) -> NoBoardCounts:
     """The counts of a game without a board, on its deck, by its ranking and qualifier."""
     nb = _no_board(game)
-    floor = 0 if nb.qualifier_rank is None else high_card_floor(nb.qualifier_rank)
-    return count_no_board(game.rules.deck, nb.hole, three_card_values, floor)
+    ranking = RANKINGS[nb.ranking]
+    floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+    return count_no_board(game.rules.deck, nb.hole, ranking.values, floor, nb.up, threads)
 
 
 @dataclass(frozen=True)
@@ -56,16 +62,56 @@ class HandBetFigures:
 
 
 @dataclass(frozen=True)
+class States:
+    """Every state of the decision (a class of player hands, one per suit orbit, with the
+    dealer's cards he sees; class-major, the seen card ascending): the option taken and each
+    option's exact value, integers over ``scale`` (dealer hands x the pays' common denominator)."""
+
+    codes: np.ndarray  # classes: the canonical code of each, ascending
+    hands: np.ndarray  # classes x cards: a member of each
+    cls: np.ndarray  # states: the class
+    weight: np.ndarray  # states: the player hands each stands for
+    seen: np.ndarray  # states x the dealer's cards seen
+    chosen: np.ndarray  # states: the option taken (index into the game's options)
+    values: np.ndarray = field(repr=False)  # states x options
+    scale: int = 1
+
+    def find(self, hands: np.ndarray, seen: np.ndarray, suits: tuple[int, ...]) -> np.ndarray:
+        """The state of each row of player cards (with the dealer's seen cards, rows)."""
+        hands = np.atleast_2d(np.asarray(hands, dtype=np.int64))
+        perms = suit_permutations(suits)
+        codes = canonical_codes(hands, perms)
+        cls = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
+        if np.any(self.codes[cls] != codes):
+            raise InputError("a hand that is not in the game's deck")
+        if self.seen.shape[1] == 0:
+            return cls
+        up = np.asarray(seen, dtype=np.int64).reshape(len(hands))
+        target, mapped = colex_codes(self.hands[cls]), np.full(len(hands), -1, dtype=np.int64)
+        for p in perms:  # the permutation that takes a hand to its class's member takes the seen card along
+            hit = (mapped < 0) & (colex_codes(p[hands]) == target)
+            mapped[hit] = p[up[hit]]
+        keys = self.cls * 64 + self.seen[:, 0]
+        at = np.minimum(np.searchsorted(keys, cls * 64 + mapped), len(keys) - 1)
+        if np.any(keys[at] != cls * 64 + mapped):
+            raise InputError("the dealer's card is one of the player's or not in the deck")
+        return at
+
+
+@dataclass(frozen=True)
 class NoBoardFigures:
     """The exact figures of a game without a board under its optimal strategy: ``counts``
     maps each outcome to its deals (``("fold", 0, "", "")`` for folds), ``decisions`` the
-    deals of each option, ``strategy`` one row per class of player hands."""
+    deals of each option, ``strategy`` one row per class of player hands (its decision, or
+    :data:`BY_UP_CARD`, and each option's exact EV averaged over the cards the dealer may
+    show), ``states`` every decision."""
 
     game: GameSpec
     total: int
     counts: dict[Key, int]
     decisions: dict[tuple[str, str], int]
     strategy: pd.DataFrame = field(repr=False)
+    states: States = field(repr=False)
 
     @property
     def settlement(self) -> Settlement:
@@ -99,23 +145,22 @@ class NoBoardFigures:
 
         return [Outcome(*k, n, self.value(k)) for k, n in sorted(self.counts.items(), key=lambda kv: order(kv[0]))]
 
-    def evs(self, cards: str) -> dict[str, Fraction]:
+    def evs(self, cards: str, up: str | None = None) -> dict[str, Fraction]:
         """The exact expected net result of each option of one player hand given as text
-        (``"Qh 6d 4c"``), in antes per hand, in the options' order (the first best is taken)."""
-        hand = parse_cards(cards, _no_board(self.game).hole, "the player's hand")
-        if set(hand) - set(self.game.rules.deck):
-            raise InputError(f"{cards[:40]!r}: a card that is not in {self.game.title}'s deck")
-        code = canonical_codes(np.array([hand]), suit_permutations(self.game.rules.suits))[0]
-        row = self.strategy.loc[self.strategy["code"] == code].iloc[0]
-        return {str(o): row[f"EV({o})"] for o in self.game.preflop}
+        (``"Qh 6d 4c"``) and, in a game that shows one, the dealer's up card, in antes per
+        hand, in the options' order (the first best is taken)."""
+        hand, seen = _state_cards(self.game, cards, up)
+        state = int(self.states.find(np.array([hand]), np.array([seen]), self.game.rules.suits)[0])
+        row = self.states.values[state]
+        return {str(o): Fraction(int(v), self.states.scale) for o, v in zip(self.game.preflop, row.tolist())}
 
-    def play_bets(self, hands: np.ndarray) -> np.ndarray:
-        """The strategy's play bet in antes (0: fold) of each row of player cards."""
-        codes = canonical_codes(np.atleast_2d(hands), suit_permutations(self.game.rules.suits))
-        table = self.strategy.sort_values("code")
-        at = np.searchsorted(table["code"].to_numpy(), codes)
-        bets = np.array([0 if o == "fold" else int(o.split()[1]) for o in table["option"]], dtype=np.int64)
-        return bets[at]
+    def play_bets(self, hands: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
+        """The strategy's play bet in antes (0: fold) of each row of player cards (with the
+        dealer's seen cards, rows, in a game that shows one)."""
+        hands = np.atleast_2d(hands)
+        at = self.states.find(hands, np.zeros((len(hands), 0)) if seen is None else seen, self.game.rules.suits)
+        bets = np.array([0 if o.kind == "fold" else o.multiple for o in self.game.preflop], dtype=np.int64)
+        return bets[self.states.chosen[at]]
 
     def hand_bets(self, pays: dict[str, dict[str, Fraction]] | None = None) -> dict[str, HandBetFigures]:
         """The exact figures of each bet on the player's hand alone, with the file's pays or
@@ -133,65 +178,168 @@ class NoBoardFigures:
         return out
 
 
-def solve_no_board(game: GameSpec) -> NoBoardFigures:
-    """The optimal decision of every player hand of ``game`` and the exact figures."""
+def _option_values(game: GameSpec, counts: np.ndarray, category: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each option's value in each state (rows of the six counts, the player's category):
+    exact integers, and the denominator that makes them antes x dealer hands."""
+    nb, settlement, options = _no_board(game), game.settlement, game.preflop
+    nets = [
+        [
+            [settlement.fold] * len(RESULTS6)
+            if o.kind == "fold"
+            else [settlement.net(c, q, s, o.multiple) for q, s in _SHOWDOWN]
+            for o in options
+        ]
+        for c in nb.categories
+    ]  # category x option x result
+    denominator = lcm(*(v.denominator for by_option in nets for row in by_option for v in row))
+    table = np.array([[[int(v * denominator) for v in row] for row in by_option] for by_option in nets], dtype=np.int64)
+    return np.einsum("sr,sor->so", counts, table[category]), denominator  # exact: every term an int64
+
+
+def state_evs(game: GameSpec, cards: str, up: str | None = None) -> dict[str, Fraction]:
+    """The exact expected net result of each option of one player hand given as text and, in
+    a game that shows one, the dealer's up card, in antes per hand, in the options' order:
+    that one state counted on its own (every dealer hand played out), without a solve."""
     nb = _no_board(game)
-    counted = no_board_counts(game)
-    settlement, options = game.settlement, game.preflop
-    categories = [nb.categories[c] for c in three_card_category(counted.value).tolist()]
-    values = []
-    for o in options:  # each option's value per hand, summed over its dealer hands
-        if o.kind == "fold":
-            values.append([settlement.fold * counted.dealer_hands] * len(categories))
-            continue
-        nets = {c: [settlement.net(c, q, s, o.multiple) for q, s in _SHOWDOWN] for c in set(categories)}
-        values.append(
-            [
-                sum((int(n) * v for n, v in zip(row, nets[c])), Fraction(0))
-                for row, c in zip(counted.counts.tolist(), categories)
-            ]
-        )
+    hand, seen = _state_cards(game, cards, up)
+    ranking = RANKINGS[nb.ranking]
+    floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+    counts = count_state(game.rules.deck, hand, seen, ranking.values, floor)
+    category = ranking.category(ranking.values(np.array([hand])))
+    values, denominator = _option_values(game, counts[None, :], category)
+    scale = int(counts.sum()) * denominator
+    return {str(o): Fraction(int(v), scale) for o, v in zip(game.preflop, values[0].tolist())}
+
+
+def solve_no_board(game: GameSpec, threads: int | None = None) -> NoBoardFigures:
+    """The optimal decision of every state of ``game`` and the exact figures."""
+    nb = _no_board(game)
+    counted = no_board_counts(game, threads)
+    options = game.preflop
+    category = RANKINGS[nb.ranking].category(counted.value)
+    values, denominator = _option_values(game, counted.counts, category)
+    risk = np.array([o.risk for o in options])
+    by_risk = np.argsort(risk, kind="stable")
+    chosen = by_risk[np.argmax(values[:, by_risk], axis=1)]  # the first best of the options by risk
     counts: dict[Key, int] = {}
-    decisions = {(DECISION, str(o)): 0 for o in options}
-    chosen = []
-    for h, (row, weight, category) in enumerate(zip(counted.counts.tolist(), counted.weight.tolist(), categories)):
-        best = max(range(len(options)), key=lambda i: (values[i][h], -options[i].risk))
-        o = options[best]
-        chosen.append(str(o))
-        decisions[(DECISION, str(o))] += weight * counted.dealer_hands
+    decisions: dict[tuple[str, str], int] = {}
+    for i, o in enumerate(options):
+        taken = chosen == i
+        deals = int(counted.weight[taken].sum()) * counted.dealer_hands
+        if deals:
+            decisions[(DECISION, str(o))] = deals
         if o.kind == "fold":
-            counts[("fold", 0, "", "")] = counts.get(("fold", 0, "", ""), 0) + weight * counted.dealer_hands
+            if deals:
+                counts[("fold", 0, "", "")] = deals
             continue
-        for result, n in zip(RESULTS6, row):
-            if n:
-                key = (DECISION, o.multiple, category, result)
-                counts[key] = counts.get(key, 0) + weight * n
+        for c, name in enumerate(nb.categories):
+            rows = taken & (category == c)
+            for r, result in enumerate(RESULTS6):
+                n = int((counted.weight[rows] * counted.counts[rows, r]).sum())
+                if n:
+                    counts[(DECISION, o.multiple, name, result)] = n
     if sum(counts.values()) != counted.deals:
         raise AssertionError(f"{game.name}: the outcomes add up to {sum(counts.values())} deals, not {counted.deals}")
-    strategy = pd.DataFrame(
-        {
-            "code": canonical_codes(counted.hands, suit_permutations(game.rules.suits)),
-            "hand": [format_cards(sorted(h.tolist(), reverse=True)) for h in counted.hands],
-            "hands": counted.weight,
-            "value": counted.value,
-            "category": categories,
-            "option": chosen,
-        }
-        | {f"EV({o})": [v / counted.dealer_hands for v in values[i]] for i, o in enumerate(options)}
+    per = len(game.rules.deck) - nb.hole if nb.up else 1  # the states of each class: the cards the dealer may show
+    classes = len(counted.hands) // per
+    first = np.arange(classes) * per
+    suits = suit_permutations(game.rules.suits)
+    states = States(
+        codes=canonical_codes(counted.hands[first], suits),
+        hands=counted.hands[first],
+        cls=np.repeat(np.arange(classes), per),
+        weight=counted.weight,
+        seen=counted.seen.astype(np.int64),
+        chosen=chosen,
+        values=values,
+        scale=counted.dealer_hands * denominator,
     )
-    strategy = strategy.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
-    return NoBoardFigures(game, counted.deals, counts, {k: n for k, n in decisions.items() if n}, strategy)
+    return NoBoardFigures(game, counted.deals, counts, decisions, _strategy(game, counted, states, category), states)
+
+
+@dataclass(frozen=True)
+class RuleCost:
+    """The exact result of a decision rule other than the optimal one: the net of every deal
+    together (in antes), per ante (the house edge), per unit wagered, and what it costs
+    against the optimal strategy (antes per hand)."""
+
+    net: Fraction
+    house_edge: Fraction
+    element_of_risk: Fraction
+    cost: Fraction
+
+
+def cost_of(figures: NoBoardFigures, plays: np.ndarray) -> RuleCost:
+    """The exact figures of making the play bet in the states where ``plays`` (one per
+    state, as :attr:`NoBoardFigures.states`) is true and folding in the others."""
+    s, options = figures.states, figures.game.preflop
+    fold, bet = _fold_index(figures.game), next(i for i, o in enumerate(options) if o.kind == "bet")
+    plays = np.asarray(plays, dtype=bool)
+    if plays.shape != s.chosen.shape or fold < 0:
+        raise InputError("a rule decides every state, to fold or to bet")
+    chosen = np.where(plays, bet, fold)
+    scaled = int((s.weight * s.values[np.arange(len(chosen)), chosen]).sum())
+    dealer_hands = figures.total // int(s.weight.sum())
+    net = Fraction(scaled * dealer_hands, s.scale)
+    wagered = figures.total + int(s.weight[plays].sum()) * dealer_hands * options[bet].multiple
+    optimal = -figures.exact.house_edge
+    return RuleCost(net, -net / figures.total, -net / wagered, optimal - net / figures.total)
+
+
+def _strategy(game: GameSpec, counted: NoBoardCounts, states: States, category: np.ndarray) -> pd.DataFrame:
+    """One row per class of player hands, best first: its decision (or :data:`BY_UP_CARD`)
+    and each option's exact EV, averaged over the cards the dealer may show."""
+    nb, options = _no_board(game), game.preflop
+    per = len(states.cls) // len(states.codes)
+    first = np.arange(len(states.codes)) * per
+    chosen = states.chosen.reshape(-1, per)
+    same = (chosen == chosen[:, :1]).all(axis=1)
+    totals = states.values.reshape(-1, per, len(options)).sum(axis=1)
+    frame = pd.DataFrame(
+        {
+            "code": states.codes,
+            "hand": [format_cards(sorted(h, reverse=True)) for h in states.hands.tolist()],
+            "hands": counted.weight[first],
+            "value": counted.value[first],
+            "category": [nb.categories[c] for c in category[first].tolist()],
+            "option": [str(options[c]) if s else BY_UP_CARD for c, s in zip(chosen[:, 0].tolist(), same.tolist())],
+        }
+        | ({"up cards played against": (chosen != _fold_index(game)).sum(axis=1)} if nb.up else {})
+        | {
+            f"EV({o})": [Fraction(int(v), states.scale * per) for v in totals[:, i].tolist()]
+            for i, o in enumerate(options)
+        }
+    )
+    return frame.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _fold_index(game: GameSpec) -> int:
+    return next((i for i, o in enumerate(game.preflop) if o.kind == "fold"), -1)
 
 
 def weakest_played(figures: NoBoardFigures) -> str:
     """The ranks of the weakest hand the strategy plays ("Q-6-4"): the sheet's "plays Q-6-4
-    or better", when every better hand is played too, whatever its suits (else an error says
-    the strategy is no such threshold)."""
-    played = figures.strategy["option"] != "fold"
-    ranks = np.flatnonzero(played.to_numpy())
-    if len(ranks) == 0 or not played.iloc[: ranks[-1] + 1].all():
+    or better", when every better hand is played too, whatever its suits and the dealer's
+    up card (else an error says the strategy is no such threshold)."""
+    option = figures.strategy["option"].to_numpy()
+    ranks = np.flatnonzero(option != "fold")
+    if len(ranks) == 0 or not ((option != "fold") & (option != BY_UP_CARD))[: ranks[-1] + 1].all():
         raise InputError(f"{figures.game.title}: the strategy is not 'play this hand or better'")
     return "-".join(card[0] for card in str(figures.strategy["hand"].iloc[ranks[-1]]).split())
+
+
+def _state_cards(game: GameSpec, cards: str, up: str | None) -> tuple[list[int], list[int]]:
+    """The player's cards and the dealer's seen cards of one state, given as text, checked."""
+    nb = _no_board(game)
+    hand = parse_cards(cards, nb.hole, "the player's hand")
+    if up is not None and not nb.up:
+        raise InputError(f"{game.title}: the dealer shows no card before the decision")
+    if nb.up and up is None:
+        raise InputError(f"{game.title}: give the dealer's up card too")
+    seen = parse_cards(up, nb.up, "the dealer's up card") if up is not None else []
+    if set(hand + seen) - set(game.rules.deck) or len(set(hand + seen)) < len(hand + seen):
+        raise InputError(f"{cards[:40]!r} {(up or '')[:10]}: a card twice, or one not in {game.title}'s deck")
+    return hand, seen
 
 
 def _no_board(game: GameSpec) -> NoBoard:

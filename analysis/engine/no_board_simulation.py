@@ -1,8 +1,8 @@
 """Sampled deals of a game without a board, settled by code of their own: a check of the
 exact engine that shares neither its counts nor the settlement module. Each deal's net
 result is worked out here from the game file's words (the ante, paid or pushed against a
-dealer who does not qualify; the play bet, pushed or in action; the ante bonus whenever
-the player plays), so an error in either the counts or the one settlement shows up as a
+dealer who does not qualify; the play bet, pushed or in action, even money or its table;
+the ante bonus whenever the player plays), so an error in either the counts or the one settlement shows up as a
 mean more than a few standard errors from the exact one.
 """
 
@@ -14,7 +14,7 @@ from math import sqrt
 
 import numpy as np
 
-from analysis.hands.three_card import high_card_floor, three_card_category, three_card_values
+from analysis.hands.rankings import RANKINGS
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec
 from analysis.model.no_board import NoBoard
@@ -37,11 +37,13 @@ class SampledResult:
 
 
 def sample_no_board(
-    game: GameSpec, plays: Callable[[np.ndarray], np.ndarray], hands: int, seed: int = 0
+    game: GameSpec, plays: Callable[[np.ndarray, np.ndarray], np.ndarray], hands: int, seed: int = 0
 ) -> SampledResult:
     """``hands`` deals of ``game`` with the play bet of the player's hand given by ``plays``,
-    a function from rows of player cards to the play bet in antes (0: fold)."""
-    hole = _checked(game).hole
+    a function from rows of player cards and rows of the dealer's cards he sees (the first
+    of the dealer's) to the play bet in antes (0: fold)."""
+    nb = _checked(game)
+    hole = nb.hole
     deck = np.array(game.rules.deck, dtype=np.int64)
     rng = np.random.default_rng(seed)
     total = total2 = 0.0
@@ -50,7 +52,7 @@ def sample_no_board(
         n = min(CHUNK, hands - done)
         picks = deck[np.argpartition(rng.random((n, len(deck))), 2 * hole, axis=1)[:, : 2 * hole]]
         player, dealer = picks[:, :hole], picks[:, hole:]
-        net = deal_nets(game, player, dealer, np.asarray(plays(player), dtype=np.int64))
+        net = deal_nets(game, player, dealer, np.asarray(plays(player, dealer[:, : nb.up]), dtype=np.int64))
         total += float(net.sum())
         total2 += float((net * net).sum())
         done += n
@@ -63,14 +65,18 @@ def deal_nets(game: GameSpec, player: np.ndarray, dealer: np.ndarray, bets: np.n
     """The net result in antes of each deal (rows of player and dealer cards) with the play
     bet ``bets`` (0: a fold), as the game file words it."""
     nb = _checked(game)
-    floor = -1 if nb.qualifier_rank is None else high_card_floor(nb.qualifier_rank)
+    ranking = RANKINGS[nb.ranking]
+    floor = -1 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
     bonus = np.array([float(nb.ante_bonus.get(c, 0)) for c in nb.categories])
-    pv, dv = three_card_values(player), three_card_values(dealer)
+    pays = np.array([1.0 if game.play_pays is None else float(game.play_pays.pays[c]) for c in nb.categories])
+    pv, dv = ranking.values(player), ranking.values(dealer)
+    category = ranking.category(pv)
     qualifies = dv >= floor
     sign = np.sign(pv - dv)
     ante = np.where(qualifies, sign, 1 if game.ante_when_no_qualifier == "pays" else 0)
-    play = np.where(qualifies | (game.play_when_no_qualifier == "action"), sign * bets, 0)
-    return np.where(bets > 0, ante + play + bonus[three_card_category(pv)], -1.0)
+    won = np.where(sign > 0, pays[category], 1.0)  # a win is paid the table, a loss loses the bet
+    play = np.where(qualifies | (game.play_when_no_qualifier == "action"), sign * bets * won, 0)
+    return np.where(bets > 0, ante + play + bonus[category], -1.0)
 
 
 def _checked(game: GameSpec) -> NoBoard:

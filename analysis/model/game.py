@@ -96,6 +96,9 @@ class GameSpec:
     #: added to those in action and the betting goes on to the showdown
     turn: tuple[Option, ...] = ()
     adds: bool = False
+    #: the play bet's pay table of the player's final hand (None: even money), stated by a
+    #: game without a board (Caribbean Stud's call bet)
+    play_pays: PayTable | None = None
 
     @property
     def streets(self) -> dict[str, tuple[Option, ...]]:
@@ -109,9 +112,10 @@ class GameSpec:
         return Settlement(
             ante=self.ante_pays,
             ante_when_no_qualifier=self.ante_when_no_qualifier,
+            play=self.play_pays,
             play_when_no_qualifier=self.play_when_no_qualifier,
             blind=None if self.blind is None else self.blind.pays,
-            ante_bonus=None if self.no_board is None else self.no_board.ante_bonus,
+            ante_bonus=self.no_board.ante_bonus if self.no_board is not None and self.no_board.ante_bonus else None,
         )
 
     @property
@@ -219,14 +223,15 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
         _check_one_decision(streets, where)
     ante_keys = {"pays", "dealer_not_qualifying"} | ({"bonus"} if no_board else set())
     ante = game_table(doc, "ante", where, ante_keys, required=False)
-    ante_pays = _ante_pays(ante.get("pays", "even"), f"{where}: [ante] pays")
+    ante_pays = _pay_table(ante.get("pays", "even"), f"{where}: [ante] pays")
     ante_nq = _choice(
         ante.get("dealer_not_qualifying", "push"), ("push", "pays"), f"{where}: [ante] dealer_not_qualifying"
     )
-    play = game_table(doc, "play", where, {"dealer_not_qualifying"}, required=False)
+    play = game_table(doc, "play", where, {"dealer_not_qualifying"} | ({"pays"} if no_board else set()), required=False)
     play_nq = _choice(
         play.get("dealer_not_qualifying", "push"), ("push", "action"), f"{where}: [play] dealer_not_qualifying"
     )
+    play_pays = _pay_table(play.get("pays", "even"), f"{where}: [play] pays", "play")
     blind = None
     if "blind" in doc:
         section = game_table(doc, "blind", where, {"pays"})
@@ -246,6 +251,7 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
         no_board=board_less,
         turn=streets["turn"],
         adds=adds_up,
+        play_pays=play_pays,
     )
     # the call bet of a one-decision game is what the return engine's Rules carry
     return replace(game, rules=replace(rules, call_multiple=game.flop[1].multiple)) if game.single_decision else game
@@ -330,12 +336,12 @@ def _choice(value: object, allowed: tuple[str, ...], where: str) -> str:
     return str(value)
 
 
-def _ante_pays(value: object, where: str) -> PayTable | None:
+def _pay_table(value: object, where: str, name: str = "ante") -> PayTable | None:
     if value == "even":
         return None
     if isinstance(value, dict):
         pays: dict[str, Fraction] = {c: Fraction(0) for c in CATEGORIES}
-        return PayTable.from_mapping(pays | _pays(value, where), name="ante")
+        return PayTable.from_mapping(pays | _pays(value, where), name=name)
     if isinstance(value, str):
         try:
             return PayTable.load(value)

@@ -1,11 +1,13 @@
-"""A game without a board (Three Card Poker): the player and the dealer each get a hand,
-all of whose cards play; one decision on the player's hand. What its game file states
-beyond the board games' keys, validated on load (errors name the file and the key):
+"""A game without a board (Three Card Poker, Caribbean Stud): the player and the dealer each
+get a hand, all of whose cards play; one decision on the player's hand (and on the dealer's
+cards he sees). What its game file states beyond the board games' keys, validated on load
+(errors name the file and the key):
 
 - ``[cards] board = 0`` and ``hand``, the ranking (``"three-card"``: three cards, a
-  straight over a flush), ``hole`` the cards of each hand;
+  straight over a flush; ``"five-card"``: five-card poker), ``hole`` the cards of each hand;
 - ``[dealer] qualifier``: ``"queen-high"`` (any rank, ``-high``: that high card or any
-  better hand) or ``"none"``;
+  better hand), ``"ace-king"`` (an ace and a king, or any better hand) or ``"none"``;
+  ``up``: how many of the dealer's cards are dealt face up before the decision (0 or 1);
 - ``[ante] bonus``: pays (to 1) on the player's hand when he plays, whatever the dealer
   holds;
 - ``[hand_bets.NAME]``: a bet on the player's hand alone (Pair Plus), its ``title`` and
@@ -13,8 +15,8 @@ beyond the board games' keys, validated on load (errors name the file and the ke
 
 >>> doc = {"name": "t", "cards": {"hole": 3, "board": 0, "hand": "three-card"}, "dealer": {"qualifier": "queen-high"}}
 >>> rules, nb = no_board_from_document(doc, "t.toml")
->>> nb.qualifier_rank, nb.categories[-1], len(rules.deck)
-(10, 'straight_flush', 52)
+>>> nb.qualifier_ranks, nb.categories[-1], len(rules.deck), nb.up
+((10,), 'straight_flush', 52, 0)
 """
 
 from __future__ import annotations
@@ -26,13 +28,13 @@ from fractions import Fraction
 from typing import Any
 
 from analysis.model.cards import RANKS, SUITS
-from analysis.model.categories import THREE_CARD_CATEGORIES
+from analysis.model.categories import CATEGORIES, THREE_CARD_CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 from analysis.model.rules import Rules, game_table
 
 #: The hand rankings a game without a board may name: the cards of a hand and its categories.
-RANKINGS = {"three-card": (3, THREE_CARD_CATEGORIES)}
+RANKINGS = {"three-card": (3, THREE_CARD_CATEGORIES), "five-card": (5, CATEGORIES)}
 #: High-card qualifiers by the rank's name in words.
 RANK_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
@@ -51,9 +53,12 @@ class NoBoard:
 
     ranking: str
     hole: int
-    qualifier_rank: int | None  # the dealer qualifies with this rank high or better; None: always
+    #: the dealer qualifies with these high ranks (best first) or better; None: always
+    qualifier_ranks: tuple[int, ...] | None
     ante_bonus: Mapping[str, Fraction] = field(default_factory=dict)
     hand_bets: Mapping[str, HandBet] = field(default_factory=dict)
+    #: the dealer's cards dealt face up before the decision (Caribbean Stud's one)
+    up: int = 0
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -62,9 +67,11 @@ class NoBoard:
 
     @property
     def qualifier_phrase(self) -> str:
-        if self.qualifier_rank is None:
+        if self.qualifier_ranks is None:
             return "the dealer always qualifies"
-        return f"the dealer qualifies with {RANK_WORDS[self.qualifier_rank]} high or better"
+        if len(self.qualifier_ranks) == 1:
+            return f"the dealer qualifies with {RANK_WORDS[self.qualifier_ranks[0]]} high or better"
+        return f"the dealer qualifies with {' and '.join(RANK_WORDS[r] for r in self.qualifier_ranks)} or better"
 
 
 def has_no_board(doc: Mapping[str, Any]) -> bool:
@@ -94,8 +101,13 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
             raise InputError(f"{where}: [cards] {key} must be distinct letters of {allowed!r}, not {text!r}")
     if len(ranks) * len(suits) < 12:
         raise InputError(f"{where}: [cards] a deck of at least 12 cards, not {len(ranks) * len(suits)}")
-    dealer = game_table(doc, "dealer", where, {"qualifier"})
+    dealer = game_table(doc, "dealer", where, {"qualifier", "up"})
     qualifier = _qualifier(dealer.get("qualifier"), f"{where}: [dealer] qualifier")
+    if qualifier is not None and len(qualifier) >= hole:
+        raise InputError(f"{where}: [dealer] qualifier: names fewer high cards than a hand's {hole}")
+    up = dealer.get("up", 0)
+    if up not in (0, 1) or isinstance(up, bool):
+        raise InputError(f"{where}: [dealer] up: the dealer's cards dealt face up before the decision, 0 or 1")
     rules = Rules(name, 3, 2, None, 1)
     if (ranks, suits) != (RANKS, SUITS):
         rules = replace(rules.small_deck(ranks, suits), name=name)
@@ -116,17 +128,22 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
         if not isinstance(title, str) or len(title) > 60:
             raise InputError(f"{at} title: text of at most 60 characters")
         hand_bets[str(key)] = HandBet(title, _pays(bet.get("pays"), categories, f"{at} pays"))
-    return rules, NoBoard(ranking, hole, qualifier, bonus, hand_bets)
+    return rules, NoBoard(ranking, hole, qualifier, bonus, hand_bets, up)
 
 
-def _qualifier(value: object, where: str) -> int | None:
+def _qualifier(value: object, where: str) -> tuple[int, ...] | None:
     text = str(value).strip().lower() if isinstance(value, str) else ""
     if text == "none":
         return None
-    word = text.removesuffix("-high")
-    if text.endswith("-high") and word in RANK_WORDS:
-        return RANK_WORDS.index(word)
-    raise InputError(f"{where}: 'RANK-high' (e.g. 'queen-high': that high card or better) or 'none', not {value!r}")
+    words = text.removesuffix("-high").split("-")
+    ranks = tuple(RANK_WORDS.index(w) for w in words if w in RANK_WORDS)
+    named = len(words) == 2 or (len(words) == 1 and text.endswith("-high"))  # "queen" alone could be a pair
+    if named and len(ranks) == len(words) and ranks == tuple(sorted(set(ranks), reverse=True)):
+        return ranks
+    raise InputError(
+        f"{where}: 'RANK-high' (e.g. 'queen-high': that high card or better), two ranks highest first "
+        f"('ace-king': an ace and a king or better) or 'none', not {str(value)[:40]!r}"
+    )
 
 
 def _pays(value: object, categories: tuple[str, ...], where: str, empty: bool = False) -> dict[str, Fraction]:

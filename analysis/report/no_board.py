@@ -1,6 +1,8 @@
-"""The par sheet of a game without a board (Three Card Poker): summary, rules of play in
-words from the game file, the strategy hand by hand, the return table, odds per wager, the
-bets on the player's hand alone, method and metadata; as a workbook, a page and a PDF.
+"""The par sheet of a game without a board (Three Card Poker, Caribbean Stud): summary,
+rules of play in words from the game file, the strategy hand by hand (and by the dealer's up
+card, with the written strategies a player can carry and their exact cost), the return
+table, odds per wager, the bets on the player's hand alone, method and metadata; as a
+workbook, a page and a PDF.
 """
 
 from __future__ import annotations
@@ -8,9 +10,10 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from analysis.engine.no_board import NoBoardFigures, weakest_played
+from analysis.engine.no_board import BY_UP_CARD, NoBoardFigures, cost_of, weakest_played
 from analysis.model.game import Option
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section, Table, figures_sha256
 from analysis.report.odds import wager_odds
@@ -19,6 +22,7 @@ from analysis.report.render import Written, write_report
 from analysis.report.sections import edge_notice, file_facts, file_metadata, per_wager_section, regulation_blocks
 from analysis.report.tables import clauses_table, return_table
 from analysis.report.wording import category_words, percent
+from analysis.strategy.caribbean_rules import RULES, WrittenRule
 
 #: How each ranking deals and ranks, in words.
 RANKING_WORDS = {
@@ -27,7 +31,20 @@ RANKING_WORDS = {
         "Hands rank, highest first: straight flush, three of a kind, straight, flush, pair, high card. Ace, two, "
         "three is the lowest straight and queen, king, ace the highest; king, ace, two is not a straight. Within a "
         "category the higher cards win; suits do not rank.",
-    )
+    ),
+    "five-card": (
+        "All five cards make the hand; there are no community cards and no draw.",
+        "Hands rank as in five-card poker, highest first: royal flush, straight flush, four of a kind, full house, "
+        "flush, straight, three of a kind, two pair, pair, high card. Ace, two, three, four, five is the lowest "
+        "straight. Within a category the higher cards win; suits do not rank.",
+    ),
+}
+#: The published figures each shipped game is checked against, in words (the method section).
+PUBLISHED = {
+    "three-card-poker": "the published house edge (3.3730% of the ante), element of risk (2.01%), strategy (queen, "
+    "six, four or better) and Pair Plus edges (7.28%, 2.32%)",
+    "caribbean-stud": "the published return table, line by line, to the deal (19,933,230,517,200 deals; house edge "
+    "5.224%, element of risk 2.555%) and the published total loss of each written strategy below (Wizard of Odds)",
 }
 
 
@@ -41,13 +58,15 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
     assert nb is not None
     deck = len(game.rules.deck)
     dealing = (
-        f"The game is dealt from one deck of {deck} cards. The player and the dealer each receive {nb.hole} cards.",
+        f"The game is dealt from one deck of {deck} cards. The player and the dealer each receive {nb.hole} cards"
+        + (f"; {'one' if nb.up == 1 else nb.up} of the dealer's is dealt face up." if nb.up else "."),
         *RANKING_WORDS[nb.ranking],
     )
     bets = [o for o in game.preflop if o.kind == "bet"]
     decision = (
         "The player places an ante before the deal.",
-        "After looking at his cards the player either folds, losing the ante, or plays, placing a play bet "
+        f"After looking at his cards{' and the dealer' + chr(39) + 's up card' if nb.up else ''} the player either "
+        "folds, losing the ante, or plays, placing a play bet "
         + " or ".join(times_the_ante(o.multiple) for o in bets)
         + ".",
     )
@@ -55,8 +74,13 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
     nq_play = "pushes" if game.play_when_no_qualifier == "push" else "is settled against the dealer's hand all the same"
     settlement = (
         f"The dealer's hand is then shown; {nb.qualifier_phrase}.",
-        "When the dealer qualifies, the higher hand wins the ante and the play bet, each paid even money; a tie "
-        "pushes both.",
+        "When the dealer qualifies, the higher hand wins the ante and the play bet, "
+        + (
+            "each paid even money"
+            if game.play_pays is None
+            else "the ante paid even money and the play bet at the odds of the player's hand below"
+        )
+        + "; a tie pushes both.",
         f"When the dealer does not qualify, the ante {nq_ante} and the play bet {nq_play}.",
     )
     sections = [
@@ -64,6 +88,15 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
         RuleSection("The decision", decision),
         RuleSection("Settlement", settlement),
     ]
+    if game.play_pays is not None:
+        paid = {c: p for c, p in game.play_pays.pays.items() if p}
+        sections.append(
+            RuleSection(
+                "Play bet odds",
+                ("A winning play bet against a qualifying dealer is paid at these odds of the player's hand:",),
+                tuple((category_words(c).capitalize(), odds_words(p)) for c, p in _best_first(paid, f)),
+            )
+        )
     if nb.ante_bonus:
         sections.append(
             RuleSection(
@@ -109,9 +142,106 @@ def summary_table(f: NoBoardFigures) -> pd.DataFrame:
         ("push frequency", percent(pushes), str(pushes)),
         ("variance", f"{float(e.variance):.4f} antes squared", str(e.variance)),
         ("standard deviation", f"{e.standard_deviation:.4f} antes", f"square root of {e.variance}"),
-        ("the weakest hand played", weakest_played(f), "every better hand is played, whatever its suits"),
+        ("strategy", strategy_words(f), "the decision of every hand, exactly: the Strategy sheet"),
     ]
     return pd.DataFrame(rows, columns=["figure", "shown", "exact"])
+
+
+def strategy_words(f: NoBoardFigures) -> str:
+    """The optimal strategy in one sentence: a threshold hand, or with the dealer's up card
+    the hands called against every card, those folded against every card and how many
+    classes lie between."""
+    nb = f.game.no_board
+    assert nb is not None
+    if not nb.up:
+        return f"play {weakest_played(f)} or better, fold the rest"
+    option = f.strategy["option"].to_numpy()
+    always, some, never = (
+        np.flatnonzero(m) for m in (~np.isin(option, ["fold", BY_UP_CARD]), option == BY_UP_CARD, option == "fold")
+    )
+    if (
+        not (len(always) and len(never))
+        or not always[-1] < min(some.min(initial=never[0]), never[0])
+        or (len(some) and some[-1] > never[0])
+    ):
+        return "the decision depends on the hand and the dealer's up card (the Strategy sheet)"
+
+    def ranks(i: int) -> str:
+        return "-".join(card[0] for card in str(f.strategy["hand"].iloc[i]).split())
+
+    between = (
+        f"; between them ({len(some):,} classes of hands) the decision depends on the dealer's card"
+        if len(some)
+        else ""
+    )
+    return f"play {ranks(always[-1])} or better whatever the dealer shows; fold {ranks(never[0])} or worse{between}"
+
+
+def written_rules(f: NoBoardFigures) -> dict[str, WrittenRule]:
+    """The written strategies that fit this game: Caribbean Stud's for a five-card game that
+    shows one dealer card and offers a fold or one play bet."""
+    nb = f.game.no_board
+    kinds = [o.kind for o in f.game.preflop]
+    fits = nb is not None and nb.ranking == "five-card" and nb.up == 1 and sorted(kinds) == ["bet", "fold"]
+    return dict(RULES) if fits else {}
+
+
+def written_rules_table(f: NoBoardFigures) -> pd.DataFrame:
+    """Each written strategy priced exactly against every deal, beside the optimal one."""
+    s = f.states
+    hands, up = s.hands[s.cls], s.seen[:, 0]
+    e = f.exact
+    rows = [
+        (
+            "optimal (the Strategy sheet)",
+            strategy_words(f),
+            -e.house_edge * e.deals,
+            e.house_edge,
+            e.element_of_risk,
+            Fraction(0),
+        )
+    ]
+    for name, rule in written_rules(f).items():
+        c = cost_of(f, rule.plays(hands, up))
+        rows.append((name, rule.words, c.net, c.house_edge, c.element_of_risk, c.cost))
+    return pd.DataFrame(
+        [
+            {
+                "strategy": name,
+                "in words": words,
+                "net over every deal (antes)": f"{int(net):,}" if net.denominator == 1 else str(net),
+                "house edge": percent(edge),
+                "house edge (exact)": str(edge),
+                "element of risk": percent(risk),
+                "cost against optimal play (antes per hand)": f"{float(cost):.6f}",
+            }
+            for name, words, net, edge, risk, cost in rows
+        ]
+    )
+
+
+def strategy_by_category(f: NoBoardFigures) -> pd.DataFrame:
+    """How often each category of player hand is played: the hands, and of the deals of each
+    (hand, dealer's card), the share played."""
+    s, nb = f.states, f.game.no_board
+    assert nb is not None
+    category = f.strategy.set_index("code")["category"].reindex(s.codes).to_numpy()[s.cls]
+    played = np.array([o.kind != "fold" for o in f.game.preflop])[s.chosen]
+    rows = []
+    for c in reversed(nb.categories):
+        at = category == c
+        if not at.any():
+            continue
+        share = Fraction(int(s.weight[at & played].sum()), int(s.weight[at].sum()))
+        rows.append(
+            {
+                "player's hand": category_words(c),
+                "hands": int(f.strategy.loc[f.strategy["category"] == c, "hands"].sum()),
+                "played (share of its deals)": percent(share),
+                "played (exact)": str(share),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def strategy_table(f: NoBoardFigures) -> pd.DataFrame:
@@ -126,7 +256,10 @@ def strategy_table(f: NoBoardFigures) -> pd.DataFrame:
         }
     )
     words = {str(o): _option_words(o) for o in f.game.preflop}
+    words[BY_UP_CARD] = "play against some of the dealer's cards"
     out["decision"] = [words[o] for o in s["option"]]
+    if "up cards played against" in s:
+        out["dealer's cards played against"] = s["up cards played against"]
     for o in f.game.preflop:
         out[f"expected result if {words[str(o)]} (antes)"] = [str(v) for v in s[f"EV({o})"]]
     return out
@@ -173,7 +306,8 @@ def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.D
         "Strategy": strategy_table(f),
         "Return table": table,
         "Odds per wager": wager_odds(f.outcomes(), f.settlement, play="play"),
-        "Bets on the hand": hand_bet_table(f),
+        **({"Bets on the hand": hand_bet_table(f)} if f.game.no_board and f.game.no_board.hand_bets else {}),
+        **({"Written strategies": written_rules_table(f)} if written_rules(f) else {}),
         "Metadata": file_metadata(
             f.game.title, game_file, "optimal hand by hand (an exact tie folds)", no_board_digest(f)
         ),
@@ -186,15 +320,46 @@ def no_board_digest(f: NoBoardFigures) -> str:
     return figures_sha256([f.game.name, *rows, f"house edge,{f.exact.house_edge}", f"variance,{f.exact.variance}"])
 
 
+def strategy_blocks(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> tuple[Paragraph | Table, ...]:
+    """The strategy section: every class of hands when they are few (Three Card Poker's
+    1,755), else the share played by category, and the written strategies priced exactly."""
+    words = strategy_words(f)
+    lead = Paragraph(
+        f"{words[0].upper()}{words[1:]}. Expected results in antes per hand; suits are interchangeable, so each "
+        "class of hands stands for all the hands of its class."
+    )
+    blocks: tuple[Paragraph | Table, ...] = (lead, Table(sheets["Strategy"]))
+    if len(f.strategy) > 5_000:  # too many rows for a page: the workbook has them
+        blocks = (
+            lead,
+            Paragraph(
+                f"The workbook's Strategy sheet gives the decision of each of the {len(f.strategy):,} classes of "
+                "hands; by the player's hand, the share of deals played:"
+            ),
+            Table(strategy_by_category(f)),
+        )
+    if "Written strategies" in sheets:
+        blocks += (
+            Paragraph(
+                "Strategies a player can carry, each priced exactly against every deal (net over every deal, house "
+                "edge, element of risk) and its cost against optimal play:"
+            ),
+            Table(sheets["Written strategies"]),
+        )
+    return blocks
+
+
 def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Document:
     """The par sheet as a document (the page and the PDF)."""
     e, game = f.exact, f.game
+    nb = game.no_board
+    assert nb is not None
     summary = (
         Paragraph(
             f"House edge {percent(e.house_edge)} of the ante (exactly {e.house_edge}), element of risk "
             f"{percent(e.element_of_risk)} (exactly {e.element_of_risk}), standard deviation "
             f"{e.standard_deviation:.4f} antes per hand, over {e.deals:,} deals counted exactly, the player "
-            f"playing the optimal strategy: play {weakest_played(f)} or better, fold the rest."
+            f"playing the optimal strategy: {strategy_words(f)}."
         ),
         NUMBERS_NOTE,
         Table(sheets["Summary"]),
@@ -202,37 +367,32 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
     method = (
         Paragraph(
             f"Every deal is counted: each of the player's hands (grouped by the symmetry of suits, each class "
-            f"weighted by the hands it stands for) against every dealer hand of the other cards, {e.deals:,} deals. "
-            "For each player hand the dealer hands below, equal to and above it, qualifying or not, are counted by "
-            "inclusion and exclusion over the player's cards. Each hand's decision is the option with the greatest "
-            "exact expected result, an exact tie going to the fold. Every figure is an exact fraction of those "
-            "counts; nothing is rounded before it is displayed."
+            f"weighted by the hands it stands for){' with each card the dealer may show' if nb.up else ''} against "
+            f"every dealer hand of the other cards, {e.deals:,} deals. For each state the dealer hands below, equal "
+            "to and above the player's, qualifying or not, are counted by inclusion and exclusion over the player's "
+            "cards. Each state's decision is the option with the greatest exact expected result, an exact tie going "
+            "to the fold. Every figure is an exact fraction of those counts; nothing is rounded before it is "
+            "displayed."
         ),
         Paragraph(
             "Independent checks, run by the package's test suite: the hand ranking against the closed-form count "
             "of every category and a ranking written independently; every count on small decks against every deal "
             "played one by one; every deal of a small deck, and sampled deals of the full deck, settled "
-            "by settlement code written apart from the package's; the published house edge (3.3730% of the ante), "
-            "element of risk (2.01%), strategy (queen, six, four or better) and Pair Plus edges (7.28%, 2.32%)."
+            "by settlement code written apart from the package's"
+            + (f"; {PUBLISHED[game.name]}." if game.name in PUBLISHED else ".")
         ),
     )
     sections = (
         Section("summary", "Summary", (*edge_notice(e.house_edge), *summary)),
         Section("rules", "Rules of play", regulation_blocks(rules_of_play(f))),
-        Section(
-            "strategy",
-            "Strategy",
-            (
-                Paragraph(
-                    f"Play {weakest_played(f)} or better; fold every weaker hand. Expected results in antes per "
-                    "hand; suits are interchangeable, so each row stands for all the hands of its class.",
-                ),
-                Table(sheets["Strategy"]),
-            ),
-        ),
+        Section("strategy", "Strategy", strategy_blocks(f, sheets)),
         Section("return-table", "Return table", (Table(sheets["Return table"]),)),
         Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
-        Section("hand-bets", "Bets on the player's hand", (Table(sheets["Bets on the hand"]),)),
+        *(
+            [Section("hand-bets", "Bets on the player's hand", (Table(sheets["Bets on the hand"]),))]
+            if "Bets on the hand" in sheets
+            else []
+        ),
         Section("method", "Method and verification", method),
         Section("metadata", "Run metadata", (Table(sheets["Metadata"]),)),
     )

@@ -1,0 +1,260 @@
+"""Caribbean Stud from its game file: five cards each, one of the dealer's seen before the
+decision, an ace-king qualifier and a pay table on the call. Checked against the published
+return table line by line and the published total loss of five written strategies (Wizard of
+Odds, over all 19,933,230,517,200 deals), every state of small decks and random states of
+the full deck against every dealer hand played out, every deal of a small deck settled by
+the sampler's own code, and sampled deals."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_solve import check_shape
+
+import analysis
+from analysis.counting.no_board import count_no_board, count_state
+from analysis.engine.no_board import cost_of, state_evs
+from analysis.engine.no_board_simulation import deal_nets, sample_no_board
+from analysis.hands.rankings import RANKINGS
+from analysis.model.cards import format_cards
+from analysis.model.errors import InputError
+from analysis.model.game import game_from_document
+from analysis.report.no_board import no_board_sheets, strategy_words
+from analysis.strategy.caribbean_rules import RULES
+
+FIVE = RANKINGS["five-card"]
+
+#: The published return table (Wizard of Odds, "Caribbean Stud Poker", U.S. rules): deals of each line.
+PUBLISHED = {
+    "royal_flush": 16_759_740,
+    "straight_flush": 156_929_720,
+    "four_of_a_kind": 2_832_435_800,
+    "full_house": 16_624_475_280,
+    "flush": 21_856_990_280,
+    "straight": 43_805_516_100,
+    "three_of_a_kind": 234_242_908_320,
+    "two_pair": 488_012_139_360,
+    "pair or less": 2_343_248_003_808,
+    "dealer does not qualify": 4_532_514_033_720,
+    "push": 321_623_100,
+    "fold": 9_523_005_974_460,
+    "dealer wins": 2_726_592_727_512,
+}
+#: The published total loss of each strategy over every deal, in antes (the same source).
+PUBLISHED_LOSS = {
+    "three rules of thumb": 1_041_417_758_724,
+    "ace-king-jack-8-3 or better": 1_059_715_400_580,
+    "a pair or better": 1_090_272_101_460,
+    "ace-king or better": 1_132_600_203_540,
+    "always call": 3_310_360_338_060,
+}
+
+
+def doc(**changes: object) -> dict:
+    base = {
+        "name": "stud",
+        "cards": {"hole": 5, "board": 0, "hand": "five-card"},
+        "dealer": {"qualifier": "ace-king", "up": 1},
+        "betting": {"preflop": ["fold", "bet 2"]},
+        "ante": {"pays": "even", "dealer_not_qualifying": "pays"},
+        "play": {
+            "dealer_not_qualifying": "push",
+            "pays": {"straight_flush": 50, "flush": 5, "pair": 1, "high_card": 1},
+        },
+    }
+    return base | changes
+
+
+@pytest.fixture(scope="module")
+def stud():
+    return analysis.solve("caribbean-stud")
+
+
+@pytest.mark.slow
+def test_the_published_return_table_to_the_deal(stud):
+    lines: Counter[str] = Counter()
+    for o in stud.outcomes():
+        if o.ended == "fold":
+            lines["fold"] += o.deals
+        elif o.dealer.startswith("noqual"):
+            lines["dealer does not qualify"] += o.deals
+        elif o.dealer == "tie":
+            lines["push"] += o.deals
+        elif o.dealer == "loss":
+            lines["dealer wins"] += o.deals
+        else:
+            lines[o.final_hand if o.final_hand not in ("pair", "high_card") else "pair or less"] += o.deals
+    assert dict(lines) == PUBLISHED
+    assert stud.exact.deals == 19_933_230_517_200
+    assert stud.exact.house_edge == Fraction(1_041_372_912_372, 19_933_230_517_200)
+    assert (f"{float(stud.exact.house_edge):.3%}", f"{float(stud.exact.element_of_risk):.3%}") == ("5.224%", "2.555%")
+    check_shape(stud)
+
+
+@pytest.mark.slow
+def test_the_written_strategies_cost_what_is_published(stud):
+    s = stud.states
+    hands, up = s.hands[s.cls], s.seen[:, 0]
+    for name, loss in PUBLISHED_LOSS.items():
+        cost = cost_of(stud, RULES[name].plays(hands, up))
+        assert cost.net == -loss, name
+        assert cost.cost > 0  # none beats the optimal strategy
+    optimal = cost_of(stud, stud.states.chosen == 1)
+    assert optimal.net == -1_041_372_912_372 and optimal.cost == 0
+    assert optimal.element_of_risk == stud.exact.element_of_risk
+    table = no_board_sheets(stud, None)["Written strategies"]
+    assert table["net over every deal (antes)"].tolist()[1:] == [f"{-v:,}" for v in PUBLISHED_LOSS.values()]
+
+
+@pytest.mark.slow
+def test_the_strategy_calls_pairs_folds_below_ace_king_and_decides_ace_king_by_the_up_card(stud):
+    words = strategy_words(stud)
+    assert words.startswith("play A-K-Q-J-2 or better whatever the dealer shows; fold A-Q-J-T-9 or worse")
+    by_category = stud.strategy.groupby("category")["option"].agg(set)
+    assert all(by_category[c] == {"bet 2"} for c in FIVE.categories[1:])
+    high = stud.strategy[stud.strategy["category"] == "high_card"]
+    some = high[high["option"] == "by the up card"]
+    assert len(some) == 7_800 and all(h.startswith("A") and h.split()[1][0] == "K" for h in some["hand"])
+    assert stud.evs("As Kd 9c 5h 2s", "9d") == state_evs(stud.game, "As Kd 9c 5h 2s", "9d")
+    assert stud.evs("As Kd 9c 5h 2s", "9d")["bet 2"] == Fraction(-32360, 32637)  # > -1: the matched 9 calls
+    assert stud.evs("As Kd 9c 5h 2s", "8d")["bet 2"] < -1
+
+
+@pytest.mark.slow
+def test_random_full_deck_states_against_every_dealer_hand(stud):
+    """40 random (hand, up card) states, not only the classes' own members: the kernel's
+    counts and the decision against the 163,185 dealer hands of each, played out."""
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        cards = rng.choice(52, size=6, replace=False)
+        hand, up = format_cards(sorted(cards[:5].tolist())), format_cards([int(cards[5])])
+        direct = state_evs(stud.game, hand, up)
+        assert stud.evs(hand, up) == direct
+        bet = stud.play_bets(np.array([cards[:5]]), np.array([[cards[5]]]))[0]
+        assert bet == (2 if direct["bet 2"] > direct["fold"] else 0)
+
+
+@pytest.mark.parametrize("ranks, suits", [("79JQKA", "cd"), ("9TJQKA", "cd"), ("89TJQK", "cdh")])
+def test_every_state_of_small_decks_against_every_dealer_hand(ranks, suits):
+    game = game_from_document(doc(cards={"hole": 5, "board": 0, "hand": "five-card", "ranks": ranks, "suits": suits}))
+    deck = game.rules.deck
+    floor = FIVE.floor((12, 11))
+    counted = count_no_board(deck, 5, FIVE.values, floor, seen=1)
+    for hand, up, row in zip(counted.hands.tolist(), counted.seen[:, 0].tolist(), counted.counts):
+        assert (count_state(deck, hand, [up], FIVE.values, floor) == row).all()
+    n = len(deck)
+    assert int(counted.weight.sum()) == len(list(combinations(deck, 5))) * (n - 5)  # a state per hand and up card
+    assert counted.deals == len(list(combinations(deck, 5))) * (n - 5) * len(list(combinations(range(n - 6), 4)))
+    assert counted.counts[:, :3].sum() > 0 and counted.counts[:, 3:].sum() > 0  # the qualifier met both ways
+
+
+@pytest.mark.parametrize("ranks, suits", [("TJQKA", "cdh"), ("9TJQK", "cdh")])
+def test_every_deal_of_a_small_deck_settled_by_its_own_code(ranks, suits):
+    """Each player hand, each card the dealer shows, each of his other hands: settled by the
+    sampler's code with the solved strategy, the same EV and variance, exactly."""
+    game = game_from_document(doc(cards={"hole": 5, "board": 0, "hand": "five-card", "ranks": ranks, "suits": suits}))
+    solved = analysis.solve(game)
+    deck = list(game.rules.deck)
+    players, dealers = [], []
+    for hand in combinations(deck, 5):
+        for up in (c for c in deck if c not in hand):
+            rest = [c for c in deck if c not in hand and c != up]
+            others = np.array(list(combinations(rest, 4)))
+            players.append(np.repeat([hand], len(others), axis=0))
+            dealers.append(np.hstack([np.full((len(others), 1), up), others]))
+    player, dealer = np.concatenate(players), np.concatenate(dealers)
+    bets = solved.play_bets(player, dealer[:, :1])
+    nets = deal_nets(game, player, dealer, bets)
+    assert len(nets) == solved.exact.deals
+    assert Fraction(int(nets.sum()), len(nets)) == solved.exact.ev
+    assert Fraction(int((nets * nets).sum()), len(nets)) - solved.exact.ev**2 == solved.exact.variance
+    assert len(solved.decisions) == 2  # both options taken
+    check_shape(solved)
+
+
+@pytest.mark.slow
+def test_sampled_deals_agree_and_a_wrong_strategy_is_caught(stud):
+    ev = float(stud.exact.ev)
+    assert sample_no_board(stud.game, stud.play_bets, 400_000, seed=11).within(ev)
+    blind = sample_no_board(stud.game, lambda h, seen: np.full(len(h), 2), 400_000, seed=11)
+    assert not blind.within(ev)  # calling every hand (16.6% of the ante)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"dealer": {"qualifier": "ace-king", "up": 2}}, r"\[dealer\] up: the dealer's cards dealt face up"),
+        ({"dealer": {"qualifier": "king-ace"}}, r"\[dealer\] qualifier: 'RANK-high'"),
+        ({"dealer": {"qualifier": "ace"}}, r"\[dealer\] qualifier: 'RANK-high'"),
+        ({"play": {"pays": {"five_aces": 3}}}, r"\[play\] pays: unknown category 'five_aces'"),
+        ({"cards": {"hole": 4, "board": 0, "hand": "five-card"}}, r"\[cards\] hole: a five-card hand is 5"),
+    ],
+)
+def test_a_bad_file_is_refused_naming_file_and_key(changes, message):
+    with pytest.raises(InputError, match=message):
+        game_from_document(doc(**changes), "x.toml")
+
+
+def test_a_board_game_refuses_a_play_table():
+    holdem = {
+        "name": "h",
+        "cards": {"hole": 2, "hand": "best-five"},
+        "dealer": {"qualifier": "4"},
+        "betting": {"flop": ["fold", "bet 2"]},
+        "play": {"pays": {"flush": 2}},
+    }
+    with pytest.raises(InputError, match=r"\[play\] has unknown keys 'pays'"):
+        game_from_document(holdem)
+
+
+def test_advise_and_the_one_line_of_the_commands_that_do_not_take_it(cli):
+    call = cli("advise", "--game", "caribbean-stud", "As Kd 9c 5h 2s", "--up", "9d", "--format", "json").json()
+    fold = cli("advise", "--game", "caribbean-stud", "As Kd 9c 5h 2s", "--up", "8d", "--format", "json").json()
+    assert (call["best"], fold["best"], call["up"]) == ("bet 2", "fold", "9d")
+    assert call["evs"]["bet 2"] == "-32360/32637"
+    for args, message in [
+        (("advise", "--game", "caribbean-stud", "As Kd 9c 5h 2s"), "give the dealer's up card too"),
+        (("advise", "--game", "caribbean-stud", "As Kd 9c 5h 2s", "--up", "As"), "a card twice"),
+        (("advise", "--game", "three-card-poker", "Qh 6d 4c", "--up", "9d"), "the dealer shows no card"),
+        (("advise", "--game", "casino-holdem", "As Kd", "--flop", "2c 3d 4h", "--up", "9d"), "--up for Caribbean"),
+        (("verify", "--game", "caribbean-stud"), "Caribbean Stud has no board:"),
+        (("tune", "--game", "caribbean-stud"), "Caribbean Stud has no board:"),
+    ]:
+        run = cli(*args)
+        assert run.returncode == 2 and message in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
+
+
+def test_the_par_sheet_of_a_small_deck_file(cli, tmp_path):
+    """A designer's own file (a 24-card deck): the commands take it and the sheet is in words."""
+    text = Path(analysis.__file__).parent.joinpath("model/games/caribbean-stud.toml").read_text()
+    game_file = tmp_path / "small-stud.toml"
+    game_file.write_text(
+        text.replace('name = "caribbean-stud"', 'name = "small-stud"').replace(
+            'hand = "five-card"', 'hand = "five-card"\nranks = "9TJQKA"'
+        )
+    )
+    solved = cli("solve", "--game", game_file, "--format", "json").json()
+    report = cli("report", "--game", game_file, "--format", "json").json()
+    assert {k: v for k, v in report.items() if k in solved} == {k: v for k, v in solved.items() if k in report}
+    assert set(solved) - set(report) == {"strategy_in_words", "hand_bets"}
+    sim = cli("simulate", "--game", game_file, "--hands", "100000", "--seed", "3", "--format", "json").json()
+    assert abs(sim["z"]) < 4
+    run = cli("report", "--game", game_file, "--out", tmp_path / "sheet")
+    assert run.returncode == 0, run.stderr
+    stem = tmp_path / "sheet" / "small-stud-optimal-par-sheet"
+    sheets = pd.read_excel(f"{stem}.xlsx", sheet_name=None)
+    assert {"Summary", "Rules", "Strategy", "Return table", "Odds per wager", "Written strategies"} <= set(sheets)
+    assert "Bets on the hand" not in sheets  # it has none
+    page = html.unescape(Path(f"{stem}.html").read_text())
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
+    assert "one of the dealer's is dealt face up" in text and "ace and king or better" in text
+    assert "100 to 1" in text and "three rules of thumb" in text
+    assert not re.search(r"\b\w+_\w+\b|bet 2|preflop|before the flop", text)  # in words: no identifiers
