@@ -354,6 +354,7 @@ def test_solve_and_games_commands(cli, tmp_path):
     assert bad.returncode == 2 and "--blind 'flush': give CATEGORY=PAYS" in bad.stderr
     games = cli("games", "--format", "json").json()
     assert [g["name"] for g in games] == [
+        "caribbean-stud",
         "casino-holdem",
         "casino-omaha",
         "casino-omaha-ultimate",

@@ -1,12 +1,13 @@
 """Exact counts of a game without a board (Three Card Poker, Caribbean Stud): player hand x
 dealer hand, the dealer's cards seen before the decision (his up card) part of the state.
 
-For each state (a player hand, one per suit-symmetry class, with each card the dealer may
-show) the dealer hands that hold the seen cards and miss the player's, by result (the
-street engine's six: the dealer does not qualify / qualifies, each against the player's
-hand: below, equal, above). The compiled core (``ext/no_board.pyx``) files every hand of
-the deck under each subset of its cards in increasing value and counts each state by
-inclusion-exclusion over the player's cards, one binary search per subset.
+For each state (a player hand, one per suit-symmetry class in the order of their
+:func:`~analysis.counting.symmetry.orbit_keys`, with each card the dealer may show) the
+dealer hands that hold the seen cards and miss the player's, by result (the street engine's
+six: the dealer does not qualify / qualifies, each against the player's hand: below, equal,
+above). The compiled core (``ext/no_board.pyx``) files every hand of the deck under each
+subset of its cards in increasing value and counts each state by inclusion-exclusion over
+the player's cards, one binary search per subset.
 
 >>> from analysis.hands.three_card import three_card_values
 >>> c = count_no_board(range(52), 3, three_card_values, floor=10 * 169)
@@ -24,7 +25,7 @@ from math import comb
 import numpy as np
 
 import analysis._no_board as _no_board
-from analysis.counting.symmetry import canonical_codes, suit_permutations
+from analysis.counting.symmetry import orbit_keys
 from analysis.model.outcomes import BINOM
 from analysis.parallel.threads import check_threads
 
@@ -80,9 +81,7 @@ def count_no_board(
     runs = [np.empty(len(hands) * comb(hole, size), dtype=np.uint16) for size in range(hole + 1)]
     _no_board.file_by_subset(hands[order], offsets, runs, dense[order], binom)
     cumulative = [_cumulative(offsets[n], runs[n], len(levels)) for n in range(min(DENSE_SIZES, hole) + 1)]
-    suits = sorted({c & 3 for c in cards})
-    codes = canonical_codes(hands, suit_permutations(suits))
-    _, first, weight = np.unique(codes, return_index=True, return_counts=True)
+    _, first, weight = np.unique(orbit_keys(hands), return_index=True, return_counts=True)
     rep, rep_value, rep_dense = hands[first], values[first], dense[first]
     if seen:  # each class with each card the dealer may show
         free = np.ones((len(rep), 52), dtype=bool)

@@ -44,6 +44,24 @@ class FlopClass:
     stabilizer: np.ndarray  # the suit permutations (card maps) that fix this flop
 
 
+def orbit_keys(cards: np.ndarray) -> np.ndarray:
+    """One key per row of cards, equal for two rows exactly when a permutation of suits
+    takes one to the other: the 13-bit rank sets of the four suits, sorted. As fast as a
+    sort of four numbers, where :func:`canonical_codes` images every row 24 times.
+
+    >>> keys = orbit_keys(np.array([[0, 4, 9], [1, 5, 10], [0, 5, 9]]))  # 2c 3c 4d, 2d 3d 4h, 2c 3d 4d
+    >>> bool(keys[0] == keys[1]), bool(keys[0] == keys[2])
+    (True, False)
+    """
+    cards = np.atleast_2d(cards).astype(np.int64)
+    masks = np.zeros((len(cards), 4), dtype=np.int64)
+    rows = np.arange(len(cards))
+    for column in cards.T:
+        masks[rows, column & 3] |= 1 << (column >> 2)
+    masks = -np.sort(-masks, axis=1)
+    return (masks[:, 0] << 39) | (masks[:, 1] << 26) | (masks[:, 2] << 13) | masks[:, 3]
+
+
 def flop_classes(deck: Iterable[int], suits: Iterable[int]) -> list[FlopClass]:
     """The classes of 3-card flops of the deck under suit permutations, by code."""
     return _flop_classes(tuple(deck), tuple(suits))

@@ -21,7 +21,7 @@ import pandas as pd
 
 from analysis.counting.no_board import NoBoardCounts, count_no_board, count_state
 from analysis.counting.streets import RESULTS6
-from analysis.counting.symmetry import canonical_codes, suit_permutations
+from analysis.counting.symmetry import orbit_keys, suit_permutations
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.hands.rankings import RANKINGS
@@ -67,7 +67,7 @@ class States:
     dealer's cards he sees; class-major, the seen card ascending): the option taken and each
     option's exact value, integers over ``scale`` (dealer hands x the pays' common denominator)."""
 
-    codes: np.ndarray  # classes: the canonical code of each, ascending
+    codes: np.ndarray  # classes: the orbit key of each (analysis.counting.symmetry.orbit_keys), ascending
     hands: np.ndarray  # classes x cards: a member of each
     cls: np.ndarray  # states: the class
     weight: np.ndarray  # states: the player hands each stands for
@@ -79,8 +79,7 @@ class States:
     def find(self, hands: np.ndarray, seen: np.ndarray, suits: tuple[int, ...]) -> np.ndarray:
         """The state of each row of player cards (with the dealer's seen cards, rows)."""
         hands = np.atleast_2d(np.asarray(hands, dtype=np.int64))
-        perms = suit_permutations(suits)
-        codes = canonical_codes(hands, perms)
+        codes = orbit_keys(hands)
         cls = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
         if np.any(self.codes[cls] != codes):
             raise InputError("a hand that is not in the game's deck")
@@ -88,7 +87,9 @@ class States:
             return cls
         up = np.asarray(seen, dtype=np.int64).reshape(len(hands))
         target, mapped = colex_codes(self.hands[cls]), np.full(len(hands), -1, dtype=np.int64)
-        for p in perms:  # the permutation that takes a hand to its class's member takes the seen card along
+        for p in suit_permutations(
+            suits
+        ):  # the permutation that takes a hand to its class's member takes the seen card along
             hit = (mapped < 0) & (colex_codes(p[hands]) == target)
             mapped[hit] = p[up[hit]]
         keys = self.cls * 64 + self.seen[:, 0]
@@ -243,9 +244,8 @@ def solve_no_board(game: GameSpec, threads: int | None = None) -> NoBoardFigures
     per = len(game.rules.deck) - nb.hole if nb.up else 1  # the states of each class: the cards the dealer may show
     classes = len(counted.hands) // per
     first = np.arange(classes) * per
-    suits = suit_permutations(game.rules.suits)
     states = States(
-        codes=canonical_codes(counted.hands[first], suits),
+        codes=orbit_keys(counted.hands[first]),
         hands=counted.hands[first],
         cls=np.repeat(np.arange(classes), per),
         weight=counted.weight,
