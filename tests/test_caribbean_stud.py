@@ -225,7 +225,6 @@ def test_advise_and_the_one_line_of_the_commands_that_do_not_take_it(cli):
         (("advise", "--game", "caribbean-stud", "As Kd 9c 5h 2s", "--up", "As"), "a card twice"),
         (("advise", "--game", "three-card-poker", "Qh 6d 4c", "--up", "9d"), "the dealer shows no card"),
         (("advise", "--game", "casino-holdem", "As Kd", "--flop", "2c 3d 4h", "--up", "9d"), "--up for Caribbean"),
-        (("verify", "--game", "caribbean-stud"), "Caribbean Stud has no board:"),
         (("tune", "--game", "caribbean-stud"), "Caribbean Stud has no board:"),
     ]:
         run = cli(*args)

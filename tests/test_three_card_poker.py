@@ -3,6 +3,7 @@ the strategy, every deal of a small deck settled by code of its own, and sampled
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 from itertools import combinations
@@ -183,7 +184,7 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     assert Fraction(play["evs"]["bet 1"]) > -1 > Fraction(fold["evs"]["bet 1"])
     sim = cli("simulate", "--game", "three-card-poker", "--hands", "100000", "--seed", "3", "--format", "json").json()
     assert sim["exact_house_edge"] == float(Fraction(solved["house_edge_exact"])) and abs(sim["z"]) < 4
-    for command in (["verify"], ["tune"], ["protect", "--exposed", "1"]):
+    for command in (["tune"], ["protect", "--exposed", "1"]):
         run = cli(*command, "--game", "three-card-poker")
         assert run.returncode == 2 and "Three Card Poker has no board:" in run.stderr
         assert len(run.stderr.splitlines()) == 1
@@ -216,3 +217,21 @@ def test_an_exact_tie_folds():
     others = np.array(list(combinations([c for c in game.rules.deck if c not in hand], 3)))
     nets = deal_nets(game, np.repeat([hand], len(others), axis=0), others, np.ones(len(others), dtype=np.int64))
     assert Fraction(int(nets.sum()), len(others)) == -1
+
+
+def test_verify_runs_its_checks_and_a_wrong_settlement_fails(cli, monkeypatch):
+    from analysis.report import no_board_verification as v
+    from analysis.report.no_board_verification import CHECKS
+
+    run = cli("verify", "--game", "three-card-poker", "--format", "json", "--hands", "200000")
+    assert run.returncode == 0, run.stderr
+    checks = run.json()["checks"]
+    assert [c["name"] for c in checks] == list(CHECKS) and all(c["passed"] for c in checks)
+    assert "three-card-poker 3.3730%" in checks[-1]["found"] and "caribbean-stud 5.224%" in checks[-1]["found"]
+    settled = v.deal_nets
+    monkeypatch.setattr(v, "deal_nets", lambda *a: -settled(*a))  # every deal's result the wrong way round
+    monkeypatch.setattr(v, "_published", lambda f: (True, "", "", ""))  # the 14 s of Caribbean Stud once is enough
+    failed = cli("verify", "--game", "three-card-poker", "--format", "json", "--hands", "200000")
+    assert failed.returncode == 1
+    checks = json.loads(failed.stdout)["checks"]
+    assert [c["name"] for c in checks if not c["passed"]] == ["small-deck deals settled apart"]

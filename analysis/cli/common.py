@@ -334,6 +334,8 @@ NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
 ADDING_NOT_YET = ("simulate",)
 #: ... and the commands that take a game without a dealer, beyond those.
 HAND_PAID_COMMANDS = ("tune", "verify")
+#: ... and a game without a board.
+BOARDLESS_COMMANDS = ("verify",)
 
 
 def refuse_without_board(args: argparse.Namespace) -> None:
@@ -352,7 +354,11 @@ def refuse_without_board(args: argparse.Namespace) -> None:
             "before the flop, `tune` its ante table, `verify` its checks"
         )
     what = "no board" if spec.no_board is not None else "no dealer" if spec.hand_paid is not None else ""
-    taken = args.command in NO_BOARD_COMMANDS or (spec.hand_paid is not None and args.command in HAND_PAID_COMMANDS)
+    taken = (
+        args.command in NO_BOARD_COMMANDS
+        or (spec.hand_paid is not None and args.command in HAND_PAID_COMMANDS)
+        or (spec.no_board is not None and args.command in BOARDLESS_COMMANDS)
+    )
     if what and not taken:
         raise InputError(
             f"{spec.title} has {what}: `{args.command}` does not take such a game yet; "

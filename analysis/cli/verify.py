@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
             from analysis.report.hand_paid_verification import verify_hand_paid
 
             result = verify_hand_paid(game, args.hands, args.seed, on_check=line)
+        elif game.no_board is not None:
+            from analysis.report.no_board_verification import verify_no_board
+
+            result = verify_no_board(game, args.hands, args.seed, on_check=line)
         elif game.adds:
             from analysis.report.turn_verification import verify_turns
 
