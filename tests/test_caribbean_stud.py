@@ -26,7 +26,7 @@ from analysis.engine.no_board_simulation import deal_nets, sample_no_board
 from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
-from analysis.model.game import game_from_document
+from analysis.model.game import game_from_document, load_game
 from analysis.report.no_board import no_board_sheets, strategy_words
 from analysis.strategy.caribbean_rules import RULES
 
@@ -225,7 +225,7 @@ def test_advise_and_the_one_line_of_the_commands_that_do_not_take_it(cli):
         (("advise", "--game", "caribbean-stud", "As Kd 9c 5h 2s", "--up", "As"), "a card twice"),
         (("advise", "--game", "three-card-poker", "Qh 6d 4c", "--up", "9d"), "the dealer shows no card"),
         (("advise", "--game", "casino-holdem", "As Kd", "--flop", "2c 3d 4h", "--up", "9d"), "--up for Caribbean"),
-        (("tune", "--game", "caribbean-stud"), "Caribbean Stud has no board:"),
+        (("protect", "--game", "caribbean-stud", "--exposed", "1"), "Caribbean Stud has no board:"),
     ]:
         run = cli(*args)
         assert run.returncode == 2 and message in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
@@ -257,3 +257,30 @@ def test_the_par_sheet_of_a_small_deck_file(cli, tmp_path):
     assert "one of the dealer's is dealt face up" in text and "ace and king or better" in text
     assert "100 to 1" in text and "three rules of thumb" in text
     assert not re.search(r"\b\w+_\w+\b|bet 2|preflop|before the flop", text)  # in words: no identifiers
+
+
+def test_a_pay_is_tuned_on_counts_made_once_and_a_target_solved_exactly():
+    """The play bet's table of a small-deck Caribbean Stud changed through the tuner (its counts
+    made once) equals the changed file solved from nothing; a target edge is hit exactly."""
+
+    from analysis.tuning.street_tuner import StreetTuner
+
+    cards = {"hole": 5, "board": 0, "hand": "five-card", "ranks": "79JQKA", "suits": "cdh"}
+    game = game_from_document(doc(cards=cards))
+    tuner = StreetTuner(game)
+    assert tuner.wager == "play" and tuner.table().pays["flush"] == 5
+    changed = tuner.evaluate(tuner.table().with_pays({"flush": 9, "pair": 2}))
+    pays = doc()["play"]["pays"] | {"flush": 9, "pair": 2}
+    direct = analysis.solve(game_from_document(doc(cards=cards, play={"dealer_not_qualifying": "push", "pays": pays})))
+    assert changed.exact == direct.exact and changed.counts == direct.counts
+    assert changed.exact.house_edge != analysis.solve(game).exact.house_edge
+    solved = tuner.solve(Fraction(-1, 10), "pair", (Fraction(0), Fraction(10)), False, tuner.table())
+    exact = solved["exact_pays"].iloc[0]["pair"]
+    assert tuner.evaluate(tuner.table().with_pays({"pair": exact})).exact.house_edge == Fraction(-1, 10)
+    with pytest.raises(InputError, match="unknown categories: five_of_a_kind"):
+        tuner.evaluate(tuner.table().with_pays({"five_of_a_kind": 3}))
+    three = load_game("three-card-poker")
+    bonus = StreetTuner(three)
+    assert bonus.wager == "ante bonus"
+    with pytest.raises(InputError, match="Three Card Poker has no full_house"):
+        bonus.evaluate(bonus.table().with_pays({"full_house": 3}))

@@ -184,7 +184,11 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     assert Fraction(play["evs"]["bet 1"]) > -1 > Fraction(fold["evs"]["bet 1"])
     sim = cli("simulate", "--game", "three-card-poker", "--hands", "100000", "--seed", "3", "--format", "json").json()
     assert sim["exact_house_edge"] == float(Fraction(solved["house_edge_exact"])) and abs(sim["z"]) < 4
-    for command in (["tune"], ["protect", "--exposed", "1"]):
+    tuned = cli("tune", "--game", "three-card-poker", "--set", "straight=2", "--format", "json").json()
+    # every straight is played, so a bonus of 2 for 1 takes 720 / 22,100 of an ante off the edge
+    assert Fraction(tuned["house_edge_exact"]) == Fraction(686689, 20358520) - Fraction(720, 22100)
+    assert tuned["wager"] == "ante bonus"
+    for command in (["protect", "--exposed", "1"],):
         run = cli(*command, "--game", "three-card-poker")
         assert run.returncode == 2 and "Three Card Poker has no board:" in run.stderr
         assert len(run.stderr.splitlines()) == 1

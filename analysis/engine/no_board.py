@@ -75,6 +75,8 @@ class States:
     chosen: np.ndarray  # states: the option taken (index into the game's options)
     values: np.ndarray = field(repr=False)  # states x options
     scale: int = 1
+    value: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)  # classes: hand value
+    category: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)  # classes
 
     def find(self, hands: np.ndarray, seen: np.ndarray, suits: tuple[int, ...]) -> np.ndarray:
         """The state of each row of player cards (with the dealer's seen cards, rows)."""
@@ -105,14 +107,19 @@ class NoBoardFigures:
     maps each outcome to its deals (``("fold", 0, "", "")`` for folds), ``decisions`` the
     deals of each option, ``strategy`` one row per class of player hands (its decision, or
     :data:`BY_UP_CARD`, and each option's exact EV averaged over the cards the dealer may
-    show), ``states`` every decision."""
+    show, made when first asked for), ``states`` every decision."""
 
     game: GameSpec
     total: int
     counts: dict[Key, int]
     decisions: dict[tuple[str, str], int]
-    strategy: pd.DataFrame = field(repr=False)
     states: States = field(repr=False)
+
+    @cached_property
+    def strategy(self) -> pd.DataFrame:
+        """One row per class of player hands, best first: its decision (or :data:`BY_UP_CARD`)
+        and each option's exact EV, averaged over the cards the dealer may show."""
+        return _strategy(self.game, self.states)
 
     @property
     def settlement(self) -> Settlement:
@@ -212,10 +219,11 @@ def state_evs(game: GameSpec, cards: str, up: str | None = None) -> dict[str, Fr
     return {str(o): Fraction(int(v), scale) for o, v in zip(game.preflop, values[0].tolist())}
 
 
-def solve_no_board(game: GameSpec, threads: int | None = None) -> NoBoardFigures:
-    """The optimal decision of every state of ``game`` and the exact figures."""
+def solve_no_board(game: GameSpec, threads: int | None = None, counted: NoBoardCounts | None = None) -> NoBoardFigures:
+    """The optimal decision of every state of ``game`` and the exact figures; ``counted``:
+    the game's counts already made (they do not depend on its pays: a tuner keeps them)."""
     nb = _no_board(game)
-    counted = no_board_counts(game, threads)
+    counted = no_board_counts(game, threads) if counted is None else counted
     options = game.preflop
     category = RANKINGS[nb.ranking].category(counted.value)
     values, denominator = _option_values(game, counted.counts, category)
@@ -235,10 +243,8 @@ def solve_no_board(game: GameSpec, threads: int | None = None) -> NoBoardFigures
             continue
         for c, name in enumerate(nb.categories):
             rows = taken & (category == c)
-            for r, result in enumerate(RESULTS6):
-                n = int((counted.weight[rows] * counted.counts[rows, r]).sum())
-                if n:
-                    counts[(DECISION, o.multiple, name, result)] = n
+            by_result = (counted.weight[rows, None] * counted.counts[rows]).sum(axis=0).tolist()
+            counts |= {(DECISION, o.multiple, name, result): n for result, n in zip(RESULTS6, by_result) if n}
     if sum(counts.values()) != counted.deals:
         raise AssertionError(f"{game.name}: the outcomes add up to {sum(counts.values())} deals, not {counted.deals}")
     per = len(game.rules.deck) - nb.hole if nb.up else 1  # the states of each class: the cards the dealer may show
@@ -253,8 +259,10 @@ def solve_no_board(game: GameSpec, threads: int | None = None) -> NoBoardFigures
         chosen=chosen,
         values=values,
         scale=counted.dealer_hands * denominator,
+        value=counted.value[first],
+        category=category[first],
     )
-    return NoBoardFigures(game, counted.deals, counts, decisions, _strategy(game, counted, states, category), states)
+    return NoBoardFigures(game, counted.deals, counts, decisions, states)
 
 
 @dataclass(frozen=True)
@@ -286,9 +294,7 @@ def cost_of(figures: NoBoardFigures, plays: np.ndarray) -> RuleCost:
     return RuleCost(net, -net / figures.total, -net / wagered, optimal - net / figures.total)
 
 
-def _strategy(game: GameSpec, counted: NoBoardCounts, states: States, category: np.ndarray) -> pd.DataFrame:
-    """One row per class of player hands, best first: its decision (or :data:`BY_UP_CARD`)
-    and each option's exact EV, averaged over the cards the dealer may show."""
+def _strategy(game: GameSpec, states: States) -> pd.DataFrame:
     nb, options = _no_board(game), game.preflop
     per = len(states.cls) // len(states.codes)
     first = np.arange(len(states.codes)) * per
@@ -299,9 +305,9 @@ def _strategy(game: GameSpec, counted: NoBoardCounts, states: States, category: 
         {
             "code": states.codes,
             "hand": [format_cards(sorted(h, reverse=True)) for h in states.hands.tolist()],
-            "hands": counted.weight[first],
-            "value": counted.value[first],
-            "category": [nb.categories[c] for c in category[first].tolist()],
+            "hands": states.weight[first],
+            "value": states.value,
+            "category": [nb.categories[c] for c in states.category.tolist()],
             "option": [str(options[c]) if s else BY_UP_CARD for c, s in zip(chosen[:, 0].tolist(), same.tolist())],
         }
         | ({"up cards played against": (chosen != _fold_index(game)).sum(axis=1)} if nb.up else {})

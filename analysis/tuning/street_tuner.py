@@ -5,7 +5,9 @@ point re-optimised).
 
 The table tuned is the game's one pay table: the blind's when the game has a blind, else
 the ante's; a game without a dealer's [pays] by category (its lines of pairs by rank stay
-as the file has them). Each new table is counted once (a few seconds to minutes) and kept in the
+as the file has them); a game without a board's play bet table (Caribbean Stud) or ante bonus
+(Three Card Poker), priced on counts made once (they do not depend on the pays: a new table
+is a second or less). Each new table is counted once (a few seconds to minutes) and kept in the
 result store, so a sweep or a solve run again reads it back. A target is solved exactly:
 the optimal house edge is concave and piecewise linear in one pay (the least of the edges
 of every strategy, each linear in the pay), so Newton's step from any pay, taken on the
@@ -19,7 +21,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
+from analysis.counting.no_board import NoBoardCounts
 from analysis.engine.hand_paid import HandPaidFigures, solve_hand_paid
+from analysis.engine.no_board import NoBoardFigures, no_board_counts, solve_no_board
 from analysis.engine.strategies import Strategy
 from analysis.engine.streets import StreetFigures, solve_streets
 from analysis.model.categories import CATEGORIES
@@ -40,13 +44,24 @@ class StreetTuner(PayTuner):
     """Optimal play and returns of a multi-street game for any pay table of its tuned wager."""
 
     def __init__(self, game: GameSpec, options: RunOptions | None = None) -> None:
-        if game.no_board is not None:
-            raise InputError(f"{game.title} has no board: `solve` gives its figures; change its file to tune it")
-        if game.blind is None and game.ante_pays is None and game.hand_paid is None:
+        nb = game.no_board
+        boardless = nb is not None and (game.play_pays is not None or bool(nb.ante_bonus))
+        if game.blind is None and game.ante_pays is None and game.hand_paid is None and not boardless:
             raise InputError(f"{game.title}: no wager is paid by a table (the ante pays even money): nothing to tune")
         self.game, self.options = game, options or RunOptions(progress=False)
         #: the wager whose table is tuned
-        self.wager = "blind" if game.blind is not None else "ante" if game.hand_paid is None else "pay table"
+        self.wager = (
+            "blind"
+            if game.blind is not None
+            else "pay table"
+            if game.hand_paid is not None
+            else "play"
+            if game.play_pays is not None
+            else "ante bonus"
+            if boardless
+            else "ante"
+        )
+        self._counts: NoBoardCounts | None = None
 
     def table(self, base: PayTableSpec = None) -> PayTable:
         if base is not None:
@@ -57,6 +72,13 @@ class StreetTuner(PayTuner):
         if self.game.blind is not None:
             pays = {c: self.game.blind.pays.get(c, Fraction(0)) for c in CATEGORIES}
             return PayTable.from_mapping(pays, name=f"{self.game.title} blind")
+        if self.wager == "play":
+            assert self.game.play_pays is not None
+            return self.game.play_pays
+        if self.wager == "ante bonus":
+            assert self.game.no_board is not None
+            bonus = {c: self.game.no_board.ante_bonus.get(c, Fraction(0)) for c in CATEGORIES}
+            return PayTable.from_mapping(bonus, name=f"{self.game.title} ante bonus")
         assert self.game.ante_pays is not None  # the constructor refuses a game without a table
         return self.game.ante_pays
 
@@ -68,6 +90,18 @@ class StreetTuner(PayTuner):
         if self.wager == "blind":
             blind = Blind({c: p for c, p in pays.pays.items() if p})
             return replace(self.game, name=f"{self.game.name}*", blind=blind)
+        if self.wager in ("play", "ante bonus"):
+            nb = self.game.no_board
+            assert nb is not None
+            other = sorted(c for c, p in pays.pays.items() if p and c not in nb.categories)
+            if other:
+                raise InputError(
+                    f"{self.game.title} has no {', '.join(other)}: its hands are {', '.join(nb.categories)}"
+                )
+            if self.wager == "play":
+                return replace(self.game, name=f"{self.game.name}*", play_pays=pays)
+            bonus = {c: p for c, p in pays.pays.items() if p}
+            return replace(self.game, name=f"{self.game.name}*", no_board=replace(nb, ante_bonus=bonus))
         return replace(self.game, name=f"{self.game.name}*", ante_pays=pays)
 
     def _lines(self, pays: PayTable) -> HandPaid:
@@ -86,10 +120,14 @@ class StreetTuner(PayTuner):
 
     def evaluate(
         self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal"
-    ) -> StreetFigures | HandPaidFigures:
+    ) -> StreetFigures | HandPaidFigures | NoBoardFigures:
         if strategy != "optimal":
             raise InputError(f"{self.game.title}: a multi-street game is tuned with the optimal strategy only")
         game = self.game_with(paytable)
+        if game.no_board is not None:
+            if self._counts is None:
+                self._counts = no_board_counts(game, self.options.threads)
+            return solve_no_board(game, counted=self._counts)
         return solve_hand_paid(game) if game.hand_paid is not None else solve_streets(game, self.options)
 
     def _solve_continuous(
@@ -121,7 +159,7 @@ class StreetTuner(PayTuner):
         raise SolveError(f"no exact root for {category}: decisions keep changing near {float(guess)}")
 
     def _root(
-        self, played: StreetFigures | HandPaidFigures, target: Fraction, category: str, base: PayTable
+        self, played: StreetFigures | HandPaidFigures | NoBoardFigures, target: Fraction, category: str, base: PayTable
     ) -> Fraction:
         """The pay where the edge of ``played``'s strategy (a line in the pay) is ``target``."""
         edge = self._edge_with(played, base, category)
@@ -130,15 +168,15 @@ class StreetTuner(PayTuner):
             raise InputError(f"{self.game.title}: the {category} pay of the {self.wager} does not move the house edge")
         return (target - at0) / slope
 
-    def _decisions(self, table: PayTable) -> StreetFigures | HandPaidFigures:
+    def _decisions(self, table: PayTable) -> StreetFigures | HandPaidFigures | NoBoardFigures:
         return self.evaluate(table)
 
-    def _same(self, a: StreetFigures | HandPaidFigures, b: StreetFigures | HandPaidFigures) -> bool:
+    def _same(self, a: StreetFigures | HandPaidFigures | NoBoardFigures, b: StreetFigures | HandPaidFigures) -> bool:
         # the same deals ending in each outcome: the same edge as a function of any pay
         return a.counts == b.counts
 
     def _edge_with(
-        self, decisions: StreetFigures | HandPaidFigures, base: PayTable, category: str
+        self, decisions: StreetFigures | HandPaidFigures | NoBoardFigures, base: PayTable, category: str
     ) -> Callable[[Fraction], Fraction]:
         def edge(pay: Fraction) -> Fraction:
             return replace(decisions, game=self.game_with(base.with_pays({category: pay}))).exact.house_edge
