@@ -188,10 +188,8 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     # every straight is played, so a bonus of 2 for 1 takes 720 / 22,100 of an ante off the edge
     assert Fraction(tuned["house_edge_exact"]) == Fraction(686689, 20358520) - Fraction(720, 22100)
     assert tuned["wager"] == "ante bonus"
-    for command in (["protect", "--exposed", "1"],):
-        run = cli(*command, "--game", "three-card-poker")
-        assert run.returncode == 2 and "Three Card Poker has no board:" in run.stderr
-        assert len(run.stderr.splitlines()) == 1
+    run = cli("protect", "--game", "three-card-poker", "--turn")
+    assert run.returncode == 2 and "`--exposed N` only" in run.stderr and len(run.stderr.splitlines()) == 1
 
 
 def test_the_par_sheet_in_words(cli, tmp_path):
@@ -239,3 +237,24 @@ def test_verify_runs_its_checks_and_a_wrong_settlement_fails(cli, monkeypatch):
     assert failed.returncode == 1
     checks = json.loads(failed.stdout)["checks"]
     assert [c["name"] for c in checks if not c["passed"]] == ["small-deck deals settled apart"]
+
+
+def test_a_flashed_dealer_card_gives_the_published_edge_and_strategy(cli):
+    """One dealer card seen before the decision (apheat.net, "Three Card Poker Hole-Card Play:
+    Update #1"): the player's edge 3.4829%, hit frequency 54.2203%; the published strategy
+    (a 2 to a jack seen: always play; a queen, king or ace: play that card-9-2 or better) is
+    the exact optimal decision in every state."""
+    from analysis.protection.no_board import exposure_no_board
+
+    e = exposure_no_board(load_game("three-card-poker"), 1)
+    exact = e.exposed.exact
+    assert (f"{float(-exact.house_edge):.4%}", f"{float(exact.hit_frequency):.4%}") == ("3.4829%", "54.2203%")
+    assert exact.house_edge == Fraction(-443162, 12724075) and exact.deals == 22_100 * 49 * 1_128
+    s = e.exposed.states
+    seen, values = s.seen[:, 0] >> 2, three_card_values(s.hands[s.cls])
+    floor = {r: three_card_values(np.array([[r * 4 + 1, 7 * 4, 0]]))[0] for r in (10, 11, 12)}  # Q/K/A-9-2 offsuit
+    published = np.where(seen <= 9, True, values >= np.array([floor.get(r, 0) for r in seen.tolist()]))
+    assert np.array_equal(published, s.chosen == 1)
+    assert sum(e.by_rank.values()) / 13 != 0 and e.plays_folded > e.folds_played > 0
+    run = cli("protect", "--game", "three-card-poker", "--exposed", "2", "--format", "json").json()
+    assert run["house_edge_exact"] == "-2501649/14541800" and run["exposed"] == 2

@@ -33,6 +33,7 @@ from analysis.cli.common import (
 
 if TYPE_CHECKING:
     from analysis.engine.return_engine import ReturnEngine
+    from analysis.model.game import GameSpec
     from analysis.model.paytable import PayTable
     from analysis.model.rules import Rules
     from analysis.parallel.cluster import Cluster
@@ -82,14 +83,68 @@ def add_parser(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from analysis.engine.return_engine import ReturnEngine
     from analysis.model.paytable import PayTable
+    from analysis.model.rules import PRESETS
     from analysis.store.runs import ensure_store
 
+    if args.game not in PRESETS:
+        from analysis.model.game import load_game
+
+        game = load_game(args.game)
+        if game.no_board is not None:
+            return _no_board(args, game)
     rules, paytable = rules_for(args), PayTable.load(args.paytable)
     with cluster_for(args) as cluster:
         engine = ReturnEngine.from_store(ensure_store(rules, options_for(args, cluster)))
         if args.exposed == 1:
             return _exact(args, rules, paytable, engine, cluster)
         return _sampled(args, rules, paytable, engine, cluster)
+
+
+def _no_board(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game without a board: the dealer's cards seen make a game of their own, solved exactly."""
+    from analysis.model.cards import RANKS
+    from analysis.model.errors import InputError
+    from analysis.model.no_board import RANK_WORDS
+    from analysis.protection.no_board import exposure_no_board
+
+    if args.exposed is None:
+        raise InputError(f"{game.title} has no board and no other seats' cards in play: `--exposed N` only")
+    e = exposure_no_board(game, args.exposed)
+    base, exposed = e.base.exact, e.exposed.exact
+    summary = {
+        "game": game.name,
+        "exposed": e.seen,
+        "house_edge": float(exposed.house_edge),
+        "house_edge_exact": str(exposed.house_edge),
+        "base_house_edge": float(base.house_edge),
+        "hit_frequency": float(exposed.hit_frequency),
+        "call_rate": float(exposed.call_rate),
+        "plays_a_hand_the_optimal_player_folds": float(e.plays_folded),
+        "folds_a_hand_the_optimal_player_plays": float(e.folds_played),
+        "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
+        "deals": exposed.deals,
+    }
+    if args.format == "json":
+        print_json(summary)
+        return 0
+    cards = "one dealer card" if e.seen == 1 else f"{e.seen} dealer cards"
+    print(f"{game.title}: {cards} seen before the decision, exactly ({exposed.deals:,} deals)")
+    print(f"house edge          {float(exposed.house_edge):+.4%} per ante  (exact {exposed.house_edge})")
+    print(f"  without the card  {float(base.house_edge):+.4%}")
+    print(f"hit frequency       {float(exposed.hit_frequency):.4%}")
+    print(
+        f"plays               {float(exposed.call_rate):.4%} of hands "
+        f"(optimal without the card: {float(base.call_rate):.4%})"
+    )
+    print(
+        f"gives him away      plays {float(e.plays_folded):.2%} of deals the optimal player folds, "
+        f"folds {float(e.folds_played):.2%} he plays"
+    )
+    for rank, ev in e.by_rank.items():
+        word = RANK_WORDS[RANKS.index(rank)]
+        card = f"{'an' if word[0] in 'ae' else 'a'} {word}:"
+        print(f"  seeing {card:10} the player's expected result {float(ev):+.4f} antes a hand")
+    return 0
 
 
 def _exact(

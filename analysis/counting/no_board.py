@@ -26,9 +26,13 @@ import numpy as np
 
 import analysis._no_board as _no_board
 from analysis.counting.symmetry import orbit_keys
+from analysis.model.errors import InputError
 from analysis.model.outcomes import BINOM
 from analysis.parallel.threads import check_threads
 
+#: The most states (hand classes x the dealer's cards seen) counted at once: Caribbean Stud's
+#: 6,319,573 with one card seen; two seen would be 145 million.
+MAX_STATES = 20_000_000
 #: The subsets of at most this many cards have their runs kept as cumulative counts too (the
 #: long runs: a subset of two cards is in 19,600 five-card hands, of three in 1,176).
 DENSE_SIZES = 2
@@ -67,8 +71,8 @@ def count_no_board(
     ``values_of`` values rows of cards (bigger is better), and the dealer qualifies with a
     value of at least ``floor``."""
     cards = sorted(set(deck))
-    if seen not in (0, 1) or not 1 <= hole <= 6:
-        raise ValueError(f"hands of 1 to 6 cards with none or one of the dealer's seen, not {hole} and {seen}")
+    if not 0 <= seen <= 2 or not 1 <= hole <= 6 or seen > hole:
+        raise ValueError(f"hands of 1 to 6 cards with up to two of the dealer's seen, not {hole} and {seen}")
     hands = np.array(list(combinations(cards, hole)), dtype=np.int8)
     values = np.asarray(values_of(hands), dtype=np.int64)
     levels = np.unique(values)
@@ -83,17 +87,20 @@ def count_no_board(
     cumulative = [_cumulative(offsets[n], runs[n], len(levels)) for n in range(min(DENSE_SIZES, hole) + 1)]
     _, first, weight = np.unique(orbit_keys(hands), return_index=True, return_counts=True)
     rep, rep_value, rep_dense = hands[first], values[first], dense[first]
-    if seen:  # each class with each card the dealer may show
-        free = np.ones((len(rep), 52), dtype=bool)
-        free[:, [c for c in range(52) if c not in cards]] = False
-        free[np.arange(len(rep))[:, None], rep] = False
-        per = len(cards) - hole
-        shown = np.nonzero(free)[1].reshape(len(rep), per).astype(np.int8)  # ascending in each row
-        rep, rep_value, rep_dense = np.repeat(rep, per, 0), np.repeat(rep_value, per), np.repeat(rep_dense, per)
-        weight = np.repeat(weight, per)
-        up = shown.reshape(-1, 1)
-    else:
-        up = np.zeros((len(rep), 0), dtype=np.int8)
+    per = comb(len(cards) - hole, seen)  # each class with each set of cards the dealer may show
+    if len(rep) * per > MAX_STATES:
+        raise InputError(
+            f"{len(rep) * per:,} states (each of {len(rep):,} classes of hands with {per:,} sets of the dealer's "
+            f"cards seen): more than the {MAX_STATES:,} counted at once"
+        )
+    free = np.ones((len(rep), 52), dtype=bool)
+    free[:, [c for c in range(52) if c not in cards]] = False
+    free[np.arange(len(rep))[:, None], rep] = False
+    rest = np.nonzero(free)[1].reshape(len(rep), len(cards) - hole)  # ascending in each row
+    pick = np.array(list(combinations(range(len(cards) - hole), seen)), dtype=np.int64).reshape(per, seen)
+    up = rest[:, pick].reshape(len(rep) * per, seen).astype(np.int8)  # class-major, sets ascending and in order
+    rep, rep_value, rep_dense = np.repeat(rep, per, 0), np.repeat(rep_value, per), np.repeat(rep_dense, per)
+    weight = np.repeat(weight, per)
     q = int(np.searchsorted(levels, max(floor, 0)))
     f = _no_board.count_states(
         np.ascontiguousarray(rep),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from math import lcm
+from math import comb, lcm
 
 import numpy as np
 import pandas as pd
@@ -85,19 +85,18 @@ class States:
         cls = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
         if np.any(self.codes[cls] != codes):
             raise InputError("a hand that is not in the game's deck")
-        if self.seen.shape[1] == 0:
+        k = self.seen.shape[1]
+        if k == 0:
             return cls
-        up = np.asarray(seen, dtype=np.int64).reshape(len(hands))
-        target, mapped = colex_codes(self.hands[cls]), np.full(len(hands), -1, dtype=np.int64)
-        for p in suit_permutations(
-            suits
-        ):  # the permutation that takes a hand to its class's member takes the seen card along
-            hit = (mapped < 0) & (colex_codes(p[hands]) == target)
+        up = np.asarray(seen, dtype=np.int64).reshape(len(hands), k)
+        target, mapped = colex_codes(self.hands[cls]), np.full((len(hands), k), -1, dtype=np.int64)
+        for p in suit_permutations(suits):  # the one taking a hand to its class's member takes its seen cards along
+            hit = (mapped[:, 0] < 0) & (colex_codes(p[hands]) == target)
             mapped[hit] = p[up[hit]]
-        keys = self.cls * 64 + self.seen[:, 0]
-        at = np.minimum(np.searchsorted(keys, cls * 64 + mapped), len(keys) - 1)
-        if np.any(keys[at] != cls * 64 + mapped):
-            raise InputError("the dealer's card is one of the player's or not in the deck")
+        want, keys = _keys(cls, np.sort(mapped, axis=1)), _keys(self.cls, self.seen)
+        at = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
+        if np.any(keys[at] != want):
+            raise InputError("a card the dealer shows is one of the player's, twice, or not in the deck")
         return at
 
 
@@ -247,7 +246,7 @@ def solve_no_board(game: GameSpec, threads: int | None = None, counted: NoBoardC
             counts |= {(DECISION, o.multiple, name, result): n for result, n in zip(RESULTS6, by_result) if n}
     if sum(counts.values()) != counted.deals:
         raise AssertionError(f"{game.name}: the outcomes add up to {sum(counts.values())} deals, not {counted.deals}")
-    per = len(game.rules.deck) - nb.hole if nb.up else 1  # the states of each class: the cards the dealer may show
+    per = comb(len(game.rules.deck) - nb.hole, nb.up)  # the states of each class: the cards the dealer may show
     classes = len(counted.hands) // per
     first = np.arange(classes) * per
     states = States(
@@ -317,6 +316,14 @@ def _strategy(game: GameSpec, states: States) -> pd.DataFrame:
         }
     )
     return frame.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _keys(cls: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """One sortable key per state: its class, then its seen cards (ascending)."""
+    key = np.asarray(cls, dtype=np.int64).copy()
+    for column in np.asarray(seen, dtype=np.int64).T:
+        key = key * 64 + column
+    return key
 
 
 def _fold_index(game: GameSpec) -> int:
