@@ -225,7 +225,7 @@ def test_advise_and_the_one_line_of_the_commands_that_do_not_take_it(cli):
         (("advise", "--game", "caribbean-stud", "As Kd 9c 5h 2s", "--up", "As"), "a card twice"),
         (("advise", "--game", "three-card-poker", "Qh 6d 4c", "--up", "9d"), "the dealer shows no card"),
         (("advise", "--game", "casino-holdem", "As Kd", "--flop", "2c 3d 4h", "--up", "9d"), "--up for Caribbean"),
-        (("protect", "--game", "caribbean-stud", "--exposed", "1"), "Caribbean Stud has no board:"),
+        (("protect", "--game", "caribbean-stud", "--exposed", "1"), "already shows 1 of the dealer's cards"),
     ]:
         run = cli(*args)
         assert run.returncode == 2 and message in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
@@ -284,3 +284,12 @@ def test_a_pay_is_tuned_on_counts_made_once_and_a_target_solved_exactly():
     assert bonus.wager == "ante bonus"
     with pytest.raises(InputError, match="Three Card Poker has no full_house"):
         bonus.evaluate(bonus.table().with_pays({"full_house": 3}))
+
+
+@pytest.mark.slow
+def test_each_worked_example_is_played_as_the_strategy_plays_it(stud):
+    from test_three_card_poker import examples_are_played_as_the_strategy_plays_them
+
+    cases = examples_are_played_as_the_strategy_plays_them(stud)
+    assert {"The player folds", "The dealer does not qualify", "The dealer's hand is higher"} <= set(cases)
+    assert sum(c.startswith("The player wins with") for c in cases) == 3

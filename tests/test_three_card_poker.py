@@ -19,7 +19,7 @@ from analysis.engine.no_board import weakest_played
 from analysis.engine.no_board_simulation import deal_nets, sample_no_board
 from analysis.engine.streets import solve_streets
 from analysis.hands.three_card import three_card_values
-from analysis.model.cards import parse_cards
+from analysis.model.cards import format_cards, parse_cards
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game, shipped_games
 
@@ -258,3 +258,29 @@ def test_a_flashed_dealer_card_gives_the_published_edge_and_strategy(cli):
     assert sum(e.by_rank.values()) / 13 != 0 and e.plays_folded > e.folds_played > 0
     run = cli("protect", "--game", "three-card-poker", "--exposed", "2", "--format", "json").json()
     assert run["house_edge_exact"] == "-2501649/14541800" and run["exposed"] == 2
+
+
+def examples_are_played_as_the_strategy_plays_them(solved) -> list[str]:
+    """Each worked example's decision is the best option of its state counted on its own (every
+    dealer hand played out; a tie to the fold) and its net is the sampler's own settlement."""
+    from analysis.engine.no_board import state_evs
+    from analysis.report.no_board import worked_examples
+
+    nb = solved.game.no_board
+    cases = []
+    for case, deal in worked_examples(solved):
+        up = format_cards(deal.dealer[: nb.up]) if nb.up else None
+        evs = state_evs(solved.game, format_cards(deal.player), up)
+        assert evs == deal.evs
+        assert deal.taken == max(evs, key=lambda o: (evs[o], o == "fold")), case
+        bet = 0 if deal.taken == "fold" else int(deal.taken.split()[1])
+        net = deal_nets(solved.game, np.array([deal.player]), np.array([deal.dealer]), np.array([bet]))[0]
+        assert Fraction(net).limit_denominator(1000) == deal.net, case
+        cases.append(case)
+    return cases
+
+
+def test_each_worked_example_is_played_as_the_strategy_plays_it(tcp):
+    cases = examples_are_played_as_the_strategy_plays_them(tcp)
+    assert {"The player folds", "The dealer does not qualify", "A tie", "The dealer's hand is higher"} <= set(cases)
+    assert "The player wins with straight flush" in cases

@@ -101,6 +101,26 @@ class States:
 
 
 @dataclass(frozen=True)
+class PlayedDeal:
+    """One deal played by the strategy: the cards, each option's exact EV in the state the
+    player saw, the option taken, both hands and each wager's net result in antes."""
+
+    player: tuple[int, ...]
+    dealer: tuple[int, ...]  # the cards he showed first
+    evs: dict[str, Fraction]
+    taken: str
+    category: str
+    dealer_category: str
+    qualifies: bool
+    sign: int  # the player's hand against the dealer's: 1 higher, 0 equal, -1 lower
+    nets: dict[str, Fraction]
+
+    @property
+    def net(self) -> Fraction:
+        return sum(self.nets.values(), Fraction(0))
+
+
+@dataclass(frozen=True)
 class NoBoardFigures:
     """The exact figures of a game without a board under its optimal strategy: ``counts``
     maps each outcome to its deals (``("fold", 0, "", "")`` for folds), ``decisions`` the
@@ -168,6 +188,27 @@ class NoBoardFigures:
         at = self.states.find(hands, np.zeros((len(hands), 0)) if seen is None else seen, self.game.rules.suits)
         bets = np.array([0 if o.kind == "fold" else o.multiple for o in self.game.preflop], dtype=np.int64)
         return bets[self.states.chosen[at]]
+
+    def play(self, player: list[int], dealer: list[int]) -> PlayedDeal:
+        """One deal (the dealer's shown cards first) played by the strategy and settled."""
+        nb = _no_board(self.game)
+        ranking = RANKINGS[nb.ranking]
+        state = int(self.states.find(np.array([player]), np.array([dealer[: nb.up]]), self.game.rules.suits)[0])
+        options = self.game.preflop
+        evs = {str(o): Fraction(int(v), self.states.scale) for o, v in zip(options, self.states.values[state].tolist())}
+        taken = options[int(self.states.chosen[state])]
+        mine, theirs = ranking.values(np.array([player, dealer]))
+        category, dealer_category = (nb.categories[c] for c in ranking.category(np.array([mine, theirs])).tolist())
+        floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+        qualifies, sign = bool(theirs >= floor), int(np.sign(mine - theirs))
+        nets = (
+            self.settlement.fold_nets
+            if taken.kind == "fold"
+            else self.settlement.wager_nets(category, qualifies, sign, taken.multiple)
+        )
+        return PlayedDeal(
+            tuple(player), tuple(dealer), evs, str(taken), category, dealer_category, qualifies, sign, nets
+        )
 
     def hand_bets(self, pays: dict[str, dict[str, Fraction]] | None = None) -> dict[str, HandBetFigures]:
         """The exact figures of each bet on the player's hand alone, with the file's pays or

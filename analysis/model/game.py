@@ -4,8 +4,8 @@ points and how each wager is settled, validated on load (errors name the file an
 >>> g = load_game("ultimate-texas-holdem")
 >>> [str(o) for o in g.preflop], g.blind.pays["flush"], g.rules.qualifier_rank
 (['check', 'bet 3', 'bet 4'], Fraction(3, 2), 0)
->>> sorted(shipped_games())[:2]
-['casino-holdem', 'casino-omaha']
+>>> sorted(shipped_games())[:3]
+['caribbean-stud', 'casino-holdem', 'casino-omaha']
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.engine.no_board import BY_UP_CARD, NoBoardFigures, cost_of, weakest_played
+from analysis.engine.no_board import BY_UP_CARD, NoBoardFigures, PlayedDeal, cost_of, weakest_played
+from analysis.hands.rankings import RANKINGS
+from analysis.model.cards import format_cards
 from analysis.model.game import Option
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section, Table, figures_sha256
 from analysis.report.odds import wager_odds
@@ -296,6 +298,87 @@ def hand_bet_table(f: NoBoardFigures) -> pd.DataFrame:
     return pd.DataFrame(rows, dtype=object).fillna("")
 
 
+#: Random deals looked through for the worked examples (seeded: the same sheet every run).
+EXAMPLE_DEALS = 20_000
+EXAMPLE_SEED = 2026
+
+
+def worked_examples(f: NoBoardFigures) -> list[tuple[str, PlayedDeal]]:
+    """Real deals of each way a hand ends, each played by the sheet's strategy: a fold, a
+    dealer who does not qualify, a tie, the dealer's win and the player's wins with each
+    category the game pays beyond even money (the best three), the first of each among
+    seeded random deals."""
+    nb = f.game.no_board
+    assert nb is not None
+    deck = np.array(f.game.rules.deck)
+    rng = np.random.default_rng(EXAMPLE_SEED)
+    paid = {c for c in nb.ante_bonus} | {
+        c for c, p in (f.game.play_pays.pays.items() if f.game.play_pays else ()) if p > 1
+    }
+    cards = deck[np.argsort(rng.random((EXAMPLE_DEALS, len(deck))), axis=1)[:, : 2 * nb.hole]]
+    player, dealer = cards[:, : nb.hole], cards[:, nb.hole :]
+    ranking = RANKINGS[nb.ranking]
+    mine, theirs = ranking.values(player), ranking.values(dealer)
+    floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+    folds = f.play_bets(player, dealer[:, : nb.up] if nb.up else None) == 0
+    category = ranking.category(mine)
+    found: dict[str, int] = {}
+    for i in range(EXAMPLE_DEALS):  # the case of each deal, from the batch; the few kept are played below
+        if folds[i]:
+            case = "The player folds"
+        elif theirs[i] < floor:
+            case = "The dealer does not qualify"
+        elif mine[i] == theirs[i]:
+            case = "A tie"
+        elif mine[i] < theirs[i]:
+            case = "The dealer's hand is higher"
+        elif nb.categories[category[i]] in paid:
+            case = f"The player wins with {category_words(nb.categories[category[i]])}"
+        else:
+            case = "The player's hand is higher"
+        found.setdefault(case, i)
+    played = {case: f.play(player[i].tolist(), dealer[i].tolist()) for case, i in found.items()}
+    wins = sorted((c for c in played if c.startswith("The player wins with")), key=lambda c: -played[c].net)[:3]
+    kept = {c: d for c, d in played.items() if not c.startswith("The player wins with") or c in wins}
+    return sorted(kept.items(), key=lambda kv: (kv[1].taken != "fold", kv[1].net))
+
+
+def examples_rows(f: NoBoardFigures) -> pd.DataFrame:
+    """The worked examples, one row each: the cards, each option's exact EV in the state the
+    player saw, the decision, both hands and each wager's settlement."""
+    nb = f.game.no_board
+    assert nb is not None
+    words = {str(o): _option_words(o) for o in f.game.preflop}
+    rows = []
+    for case, deal in worked_examples(f):
+        seen = f", the dealer showing {format_cards(deal.dealer[: nb.up])}" if nb.up else ""
+        nets = "; ".join(f"{WAGER_WORDS.get(w, w)} {_signed(v)}" for w, v in deal.nets.items())
+        rows.append(
+            {
+                "case": case,
+                "player's cards": format_cards(deal.player),
+                "decision (expected result of each option, antes)": (
+                    ", ".join(f"{words[o]} {float(v):+.4f}" for o, v in deal.evs.items())
+                    + f"{seen}: the player takes {words[deal.taken]}"
+                ),
+                "dealer's cards": format_cards(deal.dealer),
+                "hands": f"player {category_words(deal.category)}, dealer {category_words(deal.dealer_category)}"
+                + ("" if deal.qualifies else " (does not qualify)"),
+                "settlement": nets,
+                "net (antes)": str(deal.net),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+#: The wagers' names in words.
+WAGER_WORDS = {"ante": "ante", "play": "play bet", "ante_bonus": "ante bonus", "blind": "blind"}
+
+
+def _signed(v: Fraction) -> str:
+    return "pushes" if v == 0 else f"wins {v}" if v > 0 else f"loses {-v}"
+
+
 def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.DataFrame]:
     """The workbook's sheets."""
     table = return_table(f.outcomes(), play="play")
@@ -304,6 +387,7 @@ def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.D
         "Summary": summary_table(f),
         "Rules": clauses_table(rules_of_play(f)),
         "Strategy": strategy_table(f),
+        "Examples": examples_rows(f),
         "Return table": table,
         "Odds per wager": wager_odds(f.outcomes(), f.settlement, play="play"),
         **({"Bets on the hand": hand_bet_table(f)} if f.game.no_board and f.game.no_board.hand_bets else {}),
@@ -386,6 +470,18 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
         Section("summary", "Summary", (*edge_notice(e.house_edge), *summary)),
         Section("rules", "Rules of play", regulation_blocks(rules_of_play(f))),
         Section("strategy", "Strategy", strategy_blocks(f, sheets)),
+        Section(
+            "examples",
+            "Worked examples",
+            (
+                Paragraph(
+                    "Real deals, the first of each kind among seeded random deals, each played as the strategy of "
+                    "this sheet plays it: the exact expected result of each option in the state the player saw, the "
+                    "option taken, and how each wager settles."
+                ),
+                Table(sheets["Examples"]),
+            ),
+        ),
         Section("return-table", "Return table", (Table(sheets["Return table"]),)),
         Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
         *(
