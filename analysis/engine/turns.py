@@ -14,6 +14,7 @@ has the shape of every multi-street game's (:class:`~analysis.engine.streets.Str
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from fractions import Fraction
 from math import lcm
 
@@ -53,8 +54,28 @@ def turn_values(game: GameSpec) -> tuple[int, np.ndarray, np.ndarray]:
     )
 
 
+#: The last games solved in this process, by their whole description (the figures are a
+#: function of it alone): a command or a notebook that asks for the same game again (verify's
+#: published variants, a report after a solve) gets it back at once.
+_SOLVED: OrderedDict[str, StreetFigures] = OrderedDict()
+#: How many are kept (each a few megabytes of tables).
+KEPT = 4
+
+
 def solve_turns(game: GameSpec, options: RunOptions | None = None) -> StreetFigures:
     """The optimal strategy of a game whose bets add up, and its exact figures."""
+    key = repr(game)
+    if key in _SOLVED:
+        _SOLVED.move_to_end(key)
+        return _SOLVED[key]
+    figures = _solve_turns(game, options)
+    _SOLVED[key] = figures
+    if len(_SOLVED) > KEPT:
+        _SOLVED.popitem(last=False)
+    return figures
+
+
+def _solve_turns(game: GameSpec, options: RunOptions | None) -> StreetFigures:
     if not game.adds:
         raise InputError(f"{game.title}: its bets end the betting: solve it by streets (analysis.solve)")
     options = options or RunOptions(progress=False)

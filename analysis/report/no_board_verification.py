@@ -13,8 +13,8 @@ each a :class:`~analysis.report.appendix.Check`, in the order they run (:data:`C
   and settled by the sampler's own code: the same expected value and variance, exactly;
 * **Monte Carlo, optimal**: random deals of the full deck, the same way, within 4 standard
   errors of the exact house edge;
-* **published figures**: the shipped Three Card Poker and Caribbean Stud, through the same
-  engine, give their published house edges.
+* **published figures**: a shipped game gives its published house edge; any other file is
+  checked by both shipped games (Three Card Poker, Caribbean Stud) through the same engine.
 """
 
 from __future__ import annotations
@@ -180,11 +180,13 @@ def _monte_carlo(f: NoBoardFigures, hands: int, seed: int) -> tuple[bool, str, s
 
 def _published(f: NoBoardFigures) -> tuple[bool, str, str, str]:
     shipped = {name: load_game(name) for name in PUBLISHED}
+    if f.game in shipped.values():  # a shipped game: its own published figure (each takes seconds to minutes)
+        shipped = {n: g for n, g in shipped.items() if g == f.game}
     found = {n: (f if f.game == g else solve_no_board(g)).exact.house_edge for n, g in shipped.items()}
     shown = {name: f"{float(100 * e):.{len(PUBLISHED[name][0].split('.')[1])}f}" for name, e in found.items()}
     return (
-        all(shown[n] == PUBLISHED[n][0] for n in PUBLISHED),
-        "the shipped games, optimal play, through the same engine; " + "; ".join(s for _, s in PUBLISHED.values()),
-        ", ".join(f"{n} {p}%" for n, (p, _) in PUBLISHED.items()),
-        ", ".join(f"{n} {shown[n]}% (exactly {found[n]})" for n in PUBLISHED),
+        all(shown[n] == PUBLISHED[n][0] for n in shipped),
+        "the shipped game, optimal play, through the same engine; " + "; ".join(PUBLISHED[n][1] for n in shipped),
+        ", ".join(f"{n} {PUBLISHED[n][0]}%" for n in shipped),
+        ", ".join(f"{n} {shown[n]}% (exactly {found[n]})" for n in shipped),
     )
