@@ -14,15 +14,25 @@ import numpy as np
 import pandas as pd
 
 from analysis.engine.no_board import BY_UP_CARD, NoBoardFigures, PlayedDeal, cost_of, weakest_played
+from analysis.engine.statistics import z_score
 from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
 from analysis.model.game import Option
-from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section, Table, figures_sha256
+from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Plot, Section, Table, figures_sha256, image
 from analysis.report.odds import wager_odds
 from analysis.report.regulation import RuleSection, odds_words, times_the_ante
 from analysis.report.render import Written, write_report
-from analysis.report.sections import edge_notice, file_facts, file_metadata, per_wager_section, regulation_blocks
-from analysis.report.tables import clauses_table, return_table
+from analysis.report.sections import (
+    confidence_blocks,
+    edge_notice,
+    file_facts,
+    file_metadata,
+    per_wager_section,
+    regulation_blocks,
+)
+from analysis.report.street_plots import plot_result_distribution
+from analysis.report.street_tables import result_distribution
+from analysis.report.tables import FORMULAS, LEVELS, clauses_table, confidence_table, return_table
 from analysis.report.wording import category_words, percent
 from analysis.strategy.caribbean_rules import RULES, WrittenRule
 
@@ -41,6 +51,8 @@ RANKING_WORDS = {
         "straight. Within a category the higher cards win; suits do not rank.",
     ),
 }
+#: What the volatility index means (the summary's words).
+VOLATILITY = "the half-width of the range of one hand's result at this confidence: " + FORMULAS["volatility index"]
 #: The published figures each shipped game is checked against, in words (the method section).
 PUBLISHED = {
     "three-card-poker": "the published house edge (3.3730% of the ante), element of risk (2.01%), strategy (queen, "
@@ -144,6 +156,10 @@ def summary_table(f: NoBoardFigures) -> pd.DataFrame:
         ("push frequency", percent(pushes), str(pushes)),
         ("variance", f"{float(e.variance):.4f} antes squared", str(e.variance)),
         ("standard deviation", f"{e.standard_deviation:.4f} antes", f"square root of {e.variance}"),
+        *(
+            (f"volatility index ({level:.0%})", f"{z_score(level) * e.standard_deviation:.4f} antes", VOLATILITY)
+            for level in LEVELS
+        ),
         ("strategy", strategy_words(f), "the decision of every hand, exactly: the Strategy sheet"),
     ]
     return pd.DataFrame(rows, columns=["figure", "shown", "exact"])
@@ -389,6 +405,8 @@ def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.D
         "Strategy": strategy_table(f),
         "Examples": examples_rows(f),
         "Return table": table,
+        "Result distribution": result_distribution(f),
+        "Confidence ranges": confidence_table(f),
         "Odds per wager": wager_odds(f.outcomes(), f.settlement, play="play"),
         **({"Bets on the hand": hand_bet_table(f)} if f.game.no_board and f.game.no_board.hand_bets else {}),
         **({"Written strategies": written_rules_table(f)} if written_rules(f) else {}),
@@ -483,6 +501,12 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
             ),
         ),
         Section("return-table", "Return table", (Table(sheets["Return table"]),)),
+        Section(
+            "distribution",
+            "The net result of a hand",
+            (Plot("distribution", "The net result of a hand"), Table(sheets["Result distribution"])),
+        ),
+        Section("confidence", "The house's result after N hands", confidence_blocks(sheets["Confidence ranges"])),
         Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
         *(
             [Section("hand-bets", "Bets on the player's hand", (Table(sheets["Bets on the hand"]),))]
@@ -493,7 +517,12 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
         Section("metadata", "Run metadata", (Table(sheets["Metadata"]),)),
     )
     facts = file_facts(game.title, sheets["Metadata"], f"optimal hand by hand (house edge {percent(e.house_edge)})")
-    return Document(f"{game.title}: par sheet", "Optimal strategy: every deal counted exactly", facts, sections)
+    images = {
+        "distribution": image(
+            plot_result_distribution(sheets["Result distribution"], f"{game.title}: the net result of a hand")
+        )
+    }
+    return Document(f"{game.title}: par sheet", "Optimal strategy: every deal counted exactly", facts, sections, images)
 
 
 def write_no_board_report(f: NoBoardFigures, game_file: Path | None, out_dir: str | Path) -> Written:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis.engine.no_board import NoBoardFigures
 from analysis.engine.statistics import z_score
 from analysis.engine.streets import StreetFigures
 from analysis.model.cards import RANKS, SUITS, format_cards
@@ -129,8 +130,8 @@ def summary_table(f: StreetFigures) -> pd.DataFrame:
     return pd.DataFrame(rows, dtype=object)
 
 
-def result_distribution(f: StreetFigures) -> pd.DataFrame:
-    """The probability of each net result of a hand."""
+def result_distribution(f: StreetFigures | NoBoardFigures) -> pd.DataFrame:
+    """The probability of each net result of a hand (any game's figures keyed by outcome)."""
     by_value: dict[Fraction, int] = {}
     for key, n in f.counts.items():
         v = f.value(key)
