@@ -85,6 +85,19 @@ cdef void state_counts(const int8_t* player, int h, const int8_t* seen, int k, i
         out[3] += sign * (hi - lo)
 
 
+cdef inline int64_t subset_code(const int8_t* cards, int h, int mask, const int64_t[:, ::1] binom,
+                                int* bits) noexcept nogil:
+    """The colex code of the cards of ``cards`` (sorted) that ``mask`` picks; ``bits`` gets how many."""
+    cdef int j
+    cdef int64_t code = 0
+    bits[0] = 0
+    for j in range(h):
+        if mask & (1 << j):
+            code += binom[cards[j], bits[0] + 1]
+            bits[0] += 1
+    return code
+
+
 def file_by_subset(const int8_t[:, ::1] hands, list offsets, list runs, const uint16_t[::1] values,
                    const int64_t[:, ::1] binom):
     """File each hand's ``values`` entry under each subset of its (sorted) cards:
@@ -92,7 +105,7 @@ def file_by_subset(const int8_t[:, ::1] hands, list offsets, list runs, const ui
     run's start, ``runs[n]`` the values, in the hands' order (increasing value: every run
     comes out sorted). One pass counts the runs, one fills them."""
     cdef Py_ssize_t n = hands.shape[0], r, m
-    cdef int h = hands.shape[1], mask, j, bits, size
+    cdef int h = hands.shape[1], mask, bits, size
     cdef int64_t code
     cdef int64_t* off_p[MAXC]
     cdef int64_t* fill_p[MAXC]
@@ -116,12 +129,7 @@ def file_by_subset(const int8_t[:, ::1] hands, list offsets, list runs, const ui
     with nogil:
         for r in range(n):
             for mask in range(1 << h):
-                bits = 0
-                code = 0
-                for j in range(h):
-                    if mask & (1 << j):
-                        code += binom[hands[r, j], bits + 1]
-                        bits += 1
+                code = subset_code(&hands[r, 0], h, mask, binom, &bits)
                 off_p[bits][code + 1] += 1
         for size in range(h + 1):
             m = 1
@@ -131,12 +139,7 @@ def file_by_subset(const int8_t[:, ::1] hands, list offsets, list runs, const ui
                 m += 1
         for r in range(n):
             for mask in range(1 << h):
-                bits = 0
-                code = 0
-                for j in range(h):
-                    if mask & (1 << j):
-                        code += binom[hands[r, j], bits + 1]
-                        bits += 1
+                code = subset_code(&hands[r, 0], h, mask, binom, &bits)
                 run_p[bits][fill_p[bits][code]] = values[r]
                 fill_p[bits][code] += 1
 

@@ -29,11 +29,18 @@ from analysis.counting.hand_paid_tree import HandPaidTree
 from analysis.engine.hand_paid import HandPaidFigures, pay_lines, set_codes, solve_hand_paid, subsets
 from analysis.engine.hand_paid_simulation import sample_hand_paid
 from analysis.model.categories import CATEGORIES, CATEGORY_COUNTS_5
-from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
 from analysis.report.appendix import Check, Verification
 from analysis.report.hand_paid import hand_paid_digest
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, on_small_deck, run_checks
+from analysis.report.verification import (
+    DEFAULT_HANDS,
+    DEFAULT_SEED,
+    check_run_size,
+    on_small_deck,
+    published_edges,
+    run_checks,
+    sampled_check,
+)
 
 #: The checks' names, in the order they run.
 CHECKS = (
@@ -60,9 +67,7 @@ def verify_hand_paid(
 ) -> Verification:
     """Run every check (:data:`CHECKS`) of ``game``'s figures; ``on_check`` is told each
     result as it comes."""
-    for name, value, low in (("hands", hands, 1), ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InputError(f"{name} must be a whole number of at least {low}, got {value!r}")
+    check_run_size(hands, seed)
     f = solve_hand_paid(game)
     steps = [
         ("pay lines of every hand", lambda: _lines(f)),
@@ -145,22 +150,10 @@ def _code(f: HandPaidFigures, held: tuple[int, ...]) -> int:
 
 def _monte_carlo(f: HandPaidFigures, hands: int, seed: int) -> tuple[bool, str, str, str]:
     sim = sample_hand_paid(f, hands, seed)
-    z = (sim.mean - float(f.exact.ev)) / sim.standard_error
-    return (
-        abs(z) < Z_LIMIT,
-        f"{sim.hands:,} random deals (seed {seed}) played by the strategy and settled by the sampler's own "
-        f"classifier; within {Z_LIMIT} standard errors of the exact house edge",
-        f"{float(f.exact.house_edge):.5%} (exact)",
-        f"{-sim.mean:.5%} ± {sim.standard_error:.5%} (z = {z:+.2f})",
-    )
+    how = f"{sim.hands:,} random deals (seed {seed}) played by the strategy and settled by the sampler's own classifier"
+    return sampled_check(f.exact.ev, f.exact.house_edge, sim.mean, sim.standard_error, how)
 
 
 def _published() -> tuple[bool, str, str, str]:
     found = {name: solve_hand_paid(load_game(name)).exact.house_edge for name in PUBLISHED}
-    shown = {name: f"{float(100 * e):.{len(PUBLISHED[name][0].split('.')[1])}f}" for name, e in found.items()}
-    return (
-        all(shown[n] == PUBLISHED[n][0] for n in PUBLISHED),
-        "the shipped games, optimal play, through the same engine; " + "; ".join(s for _, s in PUBLISHED.values()),
-        ", ".join(f"{n} {p}%" for n, (p, _) in PUBLISHED.items()),
-        ", ".join(f"{n} {shown[n]}% (exactly {found[n]})" for n in PUBLISHED),
-    )
+    return published_edges(found, PUBLISHED)

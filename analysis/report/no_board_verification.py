@@ -37,7 +37,15 @@ from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
 from analysis.report.appendix import Check, Verification
 from analysis.report.no_board import no_board_digest
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, on_small_deck, run_checks
+from analysis.report.verification import (
+    DEFAULT_HANDS,
+    DEFAULT_SEED,
+    check_run_size,
+    on_small_deck,
+    published_edges,
+    run_checks,
+    sampled_check,
+)
 
 #: The checks' names, in the order they run.
 CHECKS = (
@@ -70,9 +78,7 @@ def verify_no_board(
 ) -> Verification:
     """Run every check (:data:`CHECKS`) of ``game``'s figures; ``on_check`` is told each
     result as it comes."""
-    for name, value, low in (("hands", hands, 1), ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InputError(f"{name} must be a whole number of at least {low}, got {value!r}")
+    check_run_size(hands, seed)
     if game.no_board is None:
         raise InputError(f"{game.title} has a board: `verify` runs the street engine's checks on it")
     f = solve_no_board(game)
@@ -168,14 +174,8 @@ def _deals(small: GameSpec, deck: str) -> tuple[bool, str, str, str]:
 
 def _monte_carlo(f: NoBoardFigures, hands: int, seed: int) -> tuple[bool, str, str, str]:
     sim = sample_no_board(f.game, f.play_bets, hands, seed)
-    z = (sim.mean - float(f.exact.ev)) / sim.standard_error
-    return (
-        abs(z) < Z_LIMIT,
-        f"{sim.hands:,} random deals (seed {seed}) played by the strategy and settled by the sampler's own code; "
-        f"within {Z_LIMIT} standard errors of the exact house edge",
-        f"{float(f.exact.house_edge):.5%} (exact)",
-        f"{-sim.mean:.5%} ± {sim.standard_error:.5%} (z = {z:+.2f})",
-    )
+    how = f"{sim.hands:,} random deals (seed {seed}) played by the strategy and settled by the sampler's own code"
+    return sampled_check(f.exact.ev, f.exact.house_edge, sim.mean, sim.standard_error, how)
 
 
 def _published(f: NoBoardFigures) -> tuple[bool, str, str, str]:
@@ -183,10 +183,4 @@ def _published(f: NoBoardFigures) -> tuple[bool, str, str, str]:
     if f.game in shipped.values():  # a shipped game: its own published figure (each takes seconds to minutes)
         shipped = {n: g for n, g in shipped.items() if g == f.game}
     found = {n: (f if f.game == g else solve_no_board(g)).exact.house_edge for n, g in shipped.items()}
-    shown = {name: f"{float(100 * e):.{len(PUBLISHED[name][0].split('.')[1])}f}" for name, e in found.items()}
-    return (
-        all(shown[n] == PUBLISHED[n][0] for n in shipped),
-        "the shipped game, optimal play, through the same engine; " + "; ".join(PUBLISHED[n][1] for n in shipped),
-        ", ".join(f"{n} {PUBLISHED[n][0]}%" for n in shipped),
-        ", ".join(f"{n} {shown[n]}% (exactly {found[n]})" for n in shipped),
-    )
+    return published_edges(found, PUBLISHED)

@@ -28,11 +28,10 @@ from pathlib import Path
 from analysis.counting.game_tree import game_tree
 from analysis.engine.street_simulation import simulate_streets
 from analysis.engine.streets import StreetFigures, count_streets_here, solve_streets
-from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.appendix import Check, Verification
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, guarded, on_small_deck
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, Z_LIMIT, check_run_size, guarded, on_small_deck
 
 #: The checks' names, in the order they run.
 CHECKS = (
@@ -59,9 +58,7 @@ def verify_streets(
 ) -> Verification:
     """Run every check (:data:`CHECKS`) of ``game``'s figures; ``on_check`` is told each
     result as it comes."""
-    for name, value, low in (("hands", hands, 1), ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InputError(f"{name} must be a whole number of at least {low}, got {value!r}")
+    check_run_size(hands, seed)
     options = options or RunOptions()
     checks: list[Check] = []
     kept = solve_streets(game, options)

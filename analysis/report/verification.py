@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -147,6 +147,37 @@ def verify(
     return result
 
 
+def check_run_size(hands: int, seed: int) -> None:
+    """That the sampled deals and the seed of a verification are whole numbers in range."""
+    for name, value, low in (("hands", hands, 1), ("seed", seed, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InputError(f"{name} must be a whole number of at least {low}, got {value!r}")
+
+
+def published_edges(found: Mapping[str, Fraction], published: Mapping[str, tuple[str, str]]) -> CheckResult:
+    """The check that each shipped game's exact house edge (``found``, by name) shows the
+    published digits (``published[name]``: the percent as printed, and its source)."""
+    shown = {n: f"{float(100 * e):.{len(published[n][0].split('.')[1])}f}" for n, e in found.items()}
+    return (
+        all(shown[n] == published[n][0] for n in found),
+        "the shipped games, optimal play, through the same engine; " + "; ".join(published[n][1] for n in found),
+        ", ".join(f"{n} {published[n][0]}%" for n in found),
+        ", ".join(f"{n} {shown[n]}% (exactly {found[n]})" for n in found),
+    )
+
+
+def sampled_check(ev: Fraction, house_edge: Fraction, mean: float, error: float, how: str) -> CheckResult:
+    """The check that a sampled mean net result (``mean`` with its standard ``error``) lies
+    within :data:`Z_LIMIT` standard errors of the exact ``ev``; ``how`` says how it was sampled."""
+    z = (mean - float(ev)) / error
+    return (
+        abs(z) < Z_LIMIT,
+        f"{how}; within {Z_LIMIT} standard errors of the exact house edge",
+        f"{float(house_edge):.5%} (exact)",
+        f"{-mean:.5%} ± {error:.5%} (z = {z:+.2f})",
+    )
+
+
 def on_small_deck(game: GameSpec, ranks: str, suits: str) -> tuple[GameSpec, str]:
     """The same game file on a small deck (its name kept), and the deck in words."""
     rules = replace(game.rules.small_deck(ranks, suits), name=game.rules.name)
@@ -166,6 +197,10 @@ def run_checks(
         if on_check is not None:
             on_check(checks[-1])
     return tuple(checks)
+
+
+#: What a check returns: passed, what it checks, what was expected and what was found.
+CheckResult = tuple[bool, str, str, str]
 
 
 def guarded(name: str, run: Callable[[], tuple[bool, str, str, str]]) -> Check:
