@@ -410,3 +410,20 @@ def test_a_multi_street_game_is_checked_against_its_own_exact_figures(cli):
         "simple",
     )
     assert refused.returncode == 2 and "--strategy: only for casino-omaha and casino-holdem" in refused.stderr
+
+
+@pytest.mark.parametrize("name", ["three-card-poker", "mississippi-stud"])
+def test_games_without_a_board_or_a_dealer_are_checked_against_their_exact_figures(cli, name):
+    """Any game file: the theoretical hold is its exact element of risk, the z its exact variance."""
+    import analysis
+
+    exact = analysis.solve(name).exact
+    data = cli(
+        "field", "--game", name, "--win", "3000", "--hands", "20000", "--average-wager", "20", "--format", "json"
+    )
+    data = data.json()
+    assert Fraction(data["theoretical_hold"]) == exact.element_of_risk
+    assert Fraction(data["variance"]) == exact.variance and data["game"] == name
+    sd_hold = float(exact.variance) ** 0.5 / (float(exact.average_wager) * 20000**0.5)
+    hold = 3000 / (20000 * 20)
+    assert data["tables"][0]["z"] == pytest.approx((hold - float(exact.element_of_risk)) / sd_hold, rel=1e-9)

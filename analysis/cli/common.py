@@ -327,7 +327,7 @@ def one_decision_only(args: argparse.Namespace) -> str:
 
 #: The commands that take a game without a board (Three Card Poker) or without a dealer
 #: (Mississippi Stud) so far.
-NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games")
+NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games", "field")
 
 
 #: The commands that do not take a game whose bets add up (Texas Hold'em Bonus) yet.

@@ -71,7 +71,7 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.engine.field import check_tables, read_sessions, recorded
-    from analysis.engine.streets import solve_streets
+    from analysis.engine.solve import solve
     from analysis.model.errors import InputError
     from analysis.model.game import game_title
     from analysis.model.rules import PRESETS
@@ -99,9 +99,9 @@ def run(args: argparse.Namespace) -> int:
             result.exact,
             result.paytable.name,
         )
-    else:  # a multi-street game: its exact figures under the optimal strategy
+    else:  # any other game: its exact figures under the optimal strategy
         game = game_for(args)
-        exact = solve_streets(game, options_for(args)).exact
+        exact = solve(game, options=options_for(args)).exact
         name, title, paytable = game.name, game.title, "the game file's"
     trial = check_tables(exact, tables, args.drop_to_handle)
     note = conversion_note(trial)
