@@ -283,3 +283,20 @@ def test_each_worked_example_is_played_as_the_strategy_plays_it(tcp):
     cases = examples_are_played_as_the_strategy_plays_them(tcp)
     assert {"The player folds", "The dealer does not qualify", "A tie", "The dealer's hand is higher"} <= set(cases)
     assert "The player wins with straight flush" in cases
+
+
+def test_a_side_bet_on_the_final_hand_prices_pair_plus_as_the_game_does(cli, tmp_path):
+    """Pair Plus written as a side bet on the player's final hand: the side-bet machinery
+    (every deal's final hand, whatever the player does) gives the game's own Pair Plus edge,
+    and with the main game the two edges add up per hand."""
+    bet = tmp_path / "pp.csv"
+    bet.write_text(
+        "bet,Pair Plus\nkind,final\nforfeit,no\ngame,three-card-poker\nline,pays\n"
+        "straight_flush,40\nthree_of_a_kind,30\nstraight,6\nflush,3\npair,1\n"
+    )
+    data = cli("sidebet", "--game", "three-card-poker", "--bet", bet, "--format", "json").json()
+    assert data["house_edge_exact"] == "402/5525"  # the hand bet's, as published (7.28%)
+    combined = Fraction(data["combined_house_edge_exact"])
+    assert combined == Fraction(686689, 20358520) + Fraction(402, 5525)
+    refused = cli("sidebet", "--game", "mississippi-stud", "--bet", bet)
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1

@@ -335,7 +335,7 @@ ADDING_NOT_YET = ("simulate",)
 #: ... and the commands that take a game without a dealer, beyond those.
 HAND_PAID_COMMANDS = ("tune", "verify")
 #: ... and a game without a board.
-BOARDLESS_COMMANDS = ("verify", "tune", "protect")
+BOARDLESS_COMMANDS = ("verify", "tune", "protect", "sidebet")
 
 
 def refuse_without_board(args: argparse.Namespace) -> None:

@@ -95,14 +95,19 @@ def _multi_street(name: str) -> bool:
 
 def _street_bet(args: argparse.Namespace, bet: SideBet) -> tuple[SideBetResult, dict[str, Any]]:
     """A side bet on a multi-street game: priced on its exact solve (optimal strategy)."""
-    from analysis.engine.streets import solve_streets
+    from analysis.engine.no_board import NoBoardFigures
+    from analysis.engine.solve import solve
+    from analysis.engine.streets import StreetFigures
     from analysis.sidebets.street_bets import street_side_bet
 
     for flag, on in (("--target", args.target is not None), ("--meter", bet.meter is not None)):
         if on:
             raise InputError(f"{flag}: a pay solve and a progressive meter are for the one-decision games so far")
     game = game_for(args)
-    result = street_side_bet(solve_streets(game, options_for(args)), bet, args.stake, args.meter)
+    figures = solve(game, options=options_for(args))
+    if not isinstance(figures, (StreetFigures, NoBoardFigures)):  # a game without a dealer is refused before
+        raise InputError(f"{game.title} has no dealer: its [pays] table is the game; a side bet needs a dealer's hand")
+    result = street_side_bet(figures, bet, args.stake, args.meter)
     return result, result.summary() | {"lines": result.table.to_dict(orient="records")}
 
 

@@ -133,6 +133,9 @@ class NoBoardFigures:
     counts: dict[Key, int]
     decisions: dict[tuple[str, str], int]
     states: States = field(repr=False)
+    #: every deal by the player's hand and the dealer's result, whatever the player does (what
+    #: a side bet on the final hands is settled on)
+    every_deal: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
 
     @cached_property
     def strategy(self) -> pd.DataFrame:
@@ -302,7 +305,12 @@ def solve_no_board(game: GameSpec, threads: int | None = None, counted: NoBoardC
         value=counted.value[first],
         category=category[first],
     )
-    return NoBoardFigures(game, counted.deals, counts, decisions, states)
+    every_deal: dict[tuple[str, str], int] = {}
+    for c, name in enumerate(nb.categories):
+        rows = category == c
+        by_result = (counted.weight[rows, None] * counted.counts[rows]).sum(axis=0).tolist()
+        every_deal |= {(name, result): n for result, n in zip(RESULTS6, by_result) if n}
+    return NoBoardFigures(game, counted.deals, counts, decisions, states, every_deal)
 
 
 @dataclass(frozen=True)

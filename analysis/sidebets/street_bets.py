@@ -1,5 +1,6 @@
 """Side bets on a game with several decision points (Ultimate Texas Hold'em's Trips, a bad
-beat), settled on the final hands, from the exact solve of the game.
+beat) or without a board (Three Card Poker's Pair Plus), settled on the final hands, from
+the exact solve of the game.
 
 A solved game knows every deal by the player's final category and the dealer's result
 whatever the player does (:attr:`~analysis.engine.streets.StreetFigures.every_deal`) and
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.engine.no_board import NoBoardFigures
 from analysis.engine.streets import StreetFigures
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -25,7 +27,7 @@ from analysis.sidebets.returns import bet_meter, settle
 
 
 def street_side_bet(
-    figures: StreetFigures,
+    figures: StreetFigures | NoBoardFigures,
     bet: SideBetSpec,
     stake: NumberLike = 1,
     meter: NumberLike | None = None,
