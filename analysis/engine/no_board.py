@@ -74,9 +74,9 @@ class States:
     seen: np.ndarray  # states x the dealer's cards seen
     chosen: np.ndarray  # states: the option taken (index into the game's options)
     values: np.ndarray = field(repr=False)  # states x options
+    value: np.ndarray = field(repr=False)  # classes: the hand's value (bigger is better)
+    category: np.ndarray = field(repr=False)  # classes: the hand's category (index into the ranking's)
     scale: int = 1
-    value: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)  # classes: hand value
-    category: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)  # classes
 
     def find(self, hands: np.ndarray, seen: np.ndarray, suits: tuple[int, ...]) -> np.ndarray:
         """The state of each row of player cards (with the dealer's seen cards, rows)."""
