@@ -300,3 +300,10 @@ def test_a_side_bet_on_the_final_hand_prices_pair_plus_as_the_game_does(cli, tmp
     assert combined == Fraction(686689, 20358520) + Fraction(402, 5525)
     refused = cli("sidebet", "--game", "mississippi-stud", "--bet", bet)
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+
+
+def test_pays_too_fine_for_exact_sums_are_refused():
+    bonus = {"straight": "1/999983", "three_of_a_kind": "1/999979", "straight_flush": "1/999961"}
+    game = game_from_document(doc(ante={"pays": "even", "dealer_not_qualifying": "pays", "bonus": bonus}), "fine")
+    with pytest.raises(InputError, match="too fine to sum exactly"):
+        analysis.solve(game)

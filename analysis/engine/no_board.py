@@ -243,6 +243,9 @@ def _option_values(game: GameSpec, counts: np.ndarray, category: np.ndarray) -> 
         for c in nb.categories
     ]  # category x option x result
     denominator = lcm(*(v.denominator for by_option in nets for row in by_option for v in row))
+    largest = max(abs(v) * denominator for by_option in nets for row in by_option for v in row)
+    if largest * max(int(counts.sum(axis=1).max()), 1) >= 2**62:  # a state's sum must stay an exact int64
+        raise InputError(f"{game.title}: pays whose common denominator is {denominator:,} are too fine to sum exactly")
     table = np.array([[[int(v * denominator) for v in row] for row in by_option] for by_option in nets], dtype=np.int64)
     return np.einsum("sr,sor->so", counts, table[category]), denominator  # exact: every term an int64
 
