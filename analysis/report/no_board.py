@@ -17,6 +17,7 @@ from analysis.engine.no_board import BY_UP_CARD, NoBoardFigures, PlayedDeal, cos
 from analysis.engine.statistics import z_score
 from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
+from analysis.model.errors import InputError
 from analysis.model.game import Option
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Plot, Section, Table, figures_sha256, image
 from analysis.report.odds import wager_odds
@@ -172,7 +173,10 @@ def strategy_words(f: NoBoardFigures) -> str:
     nb = f.game.no_board
     assert nb is not None
     if not nb.up:
-        return f"play {weakest_played(f)} or better, fold the rest"
+        try:
+            return f"play {weakest_played(f)} or better, fold the rest"
+        except InputError:  # a designer's game need not play a threshold
+            return "the decision depends on the hand (the Strategy sheet)"
     option = f.strategy["option"].to_numpy()
     always, some, never = (
         np.flatnonzero(m) for m in (~np.isin(option, ["fold", BY_UP_CARD]), option == BY_UP_CARD, option == "fold")
