@@ -254,8 +254,13 @@ def state_evs(game: GameSpec, cards: str, up: str | None = None) -> dict[str, Fr
     """The exact expected net result of each option of one player hand given as text and, in
     a game that shows one, the dealer's up card, in antes per hand, in the options' order:
     that one state counted on its own (every dealer hand played out), without a solve."""
+    return evs_of_state(game, *_state_cards(game, cards, up))
+
+
+def evs_of_state(game: GameSpec, hand: list[int], seen: list[int]) -> dict[str, Fraction]:
+    """:func:`state_evs` of card ints: the player's ``hand`` and any number of the dealer's
+    cards ``seen`` (those he shows and those flashed), checked by the caller."""
     nb = _no_board(game)
-    hand, seen = _state_cards(game, cards, up)
     ranking = RANKINGS[nb.ranking]
     floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
     counts = count_state(game.rules.deck, hand, seen, ranking.values, floor)
