@@ -80,11 +80,6 @@ def count_no_board(
         raise ValueError("more hand values than the core's 16-bit runs hold")
     dense = np.searchsorted(levels, values).astype(np.uint16)
     order = np.argsort(dense, kind="stable")
-    binom = np.ascontiguousarray(BINOM[:, :8])
-    offsets = [np.zeros(comb(52, size) + 1, dtype=np.int64) for size in range(hole + 1)]
-    runs = [np.empty(len(hands) * comb(hole, size), dtype=np.uint16) for size in range(hole + 1)]
-    _no_board.file_by_subset(hands[order], offsets, runs, dense[order], binom)
-    cumulative = [_cumulative(offsets[n], runs[n], len(levels)) for n in range(min(DENSE_SIZES, hole) + 1)]
     _, first, weight = np.unique(orbit_keys(hands), return_index=True, return_counts=True)
     rep, rep_value, rep_dense = hands[first], values[first], dense[first]
     per = comb(len(cards) - hole, seen)  # each class with each set of cards the dealer may show
@@ -93,6 +88,11 @@ def count_no_board(
             f"{len(rep) * per:,} states (each of {len(rep):,} classes of hands with {per:,} sets of the dealer's "
             f"cards seen): more than the {MAX_STATES:,} counted at once"
         )
+    binom = np.ascontiguousarray(BINOM[:, :8])
+    offsets = [np.zeros(comb(52, size) + 1, dtype=np.int64) for size in range(hole + 1)]
+    runs = [np.empty(len(hands) * comb(hole, size), dtype=np.uint16) for size in range(hole + 1)]
+    _no_board.file_by_subset(hands[order], offsets, runs, dense[order], binom)
+    cumulative = [_cumulative(offsets[n], runs[n], len(levels)) for n in range(min(DENSE_SIZES, hole) + 1)]
     free = np.ones((len(rep), 52), dtype=bool)
     free[:, [c for c in range(52) if c not in cards]] = False
     free[np.arange(len(rep))[:, None], rep] = False
