@@ -47,7 +47,7 @@ def no_board_counts(game: GameSpec, threads: int | None = None) -> NoBoardCounts
     """The counts of a game without a board, on its deck, by its ranking and qualifier."""
     nb = _no_board(game)
     ranking = RANKINGS[nb.ranking]
-    floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks)
     return count_no_board(game.rules.deck, nb.hole, ranking.values, floor, nb.up, threads)
 
 
@@ -202,7 +202,7 @@ class NoBoardFigures:
         taken = options[int(self.states.chosen[state])]
         mine, theirs = ranking.values(np.array([player, dealer]))
         category, dealer_category = (nb.categories[c] for c in ranking.category(np.array([mine, theirs])).tolist())
-        floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+        floor = ranking.qualifying(nb.qualifier_ranks)
         qualifies, sign = bool(theirs >= floor), int(np.sign(mine - theirs))
         nets = (
             self.settlement.fold_nets
@@ -262,7 +262,7 @@ def evs_of_state(game: GameSpec, hand: list[int], seen: list[int]) -> dict[str, 
     cards ``seen`` (those he shows and those flashed), checked by the caller."""
     nb = _no_board(game)
     ranking = RANKINGS[nb.ranking]
-    floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks)
     counts = count_state(game.rules.deck, hand, seen, ranking.values, floor)
     category = ranking.category(ranking.values(np.array([hand])))
     values, denominator = _option_values(game, counts[None, :], category)

@@ -38,6 +38,11 @@ class Ranking:
     category: Callable[[np.ndarray], np.ndarray]  # value -> index into categories
     floor: Callable[[tuple[int, ...]], int]  # high ranks (best first) -> least value with them or better
 
+    def qualifying(self, ranks: tuple[int, ...] | None) -> int:
+        """The least value of a dealer hand that qualifies with ``ranks`` or better (None:
+        every hand qualifies)."""
+        return 0 if ranks is None else self.floor(ranks)
+
 
 def _three_card_floor(ranks: tuple[int, ...]) -> int:
     if len(ranks) != 1:

@@ -339,7 +339,7 @@ def worked_examples(f: NoBoardFigures) -> list[tuple[str, PlayedDeal]]:
     player, dealer = cards[:, : nb.hole], cards[:, nb.hole :]
     ranking = RANKINGS[nb.ranking]
     mine, theirs = ranking.values(player), ranking.values(dealer)
-    floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks)
     folds = f.play_bets(player, dealer[:, : nb.up] if nb.up else None) == 0
     category = ranking.category(mine)
     found: dict[str, int] = {}

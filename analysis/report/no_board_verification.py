@@ -128,7 +128,7 @@ def _states(small: GameSpec, deck: str) -> tuple[bool, str, str, str]:
     nb = small.no_board
     assert nb is not None
     ranking = RANKINGS[nb.ranking]
-    floor = 0 if nb.qualifier_ranks is None else ranking.floor(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks)
     counted = no_board_counts(small)
     wrong = sum(
         int((count_state(small.rules.deck, hand, seen, ranking.values, floor) != row).any())
