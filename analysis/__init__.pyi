@@ -67,5 +67,6 @@ from .strategy.by_hand import StrategyAnalysis, analyse_strategy
 from .strategy.registry import STRATEGIES
 from .strategy.simple import SimpleStrategy, derive_simple_strategy
 from .strategy.street_advice import StreetAdvice, advise_street
+from .tuning.game_panel import GamePanel
 from .tuning.panel import TuningPanel, tuning_panel
 from .tuning.tuner import Tuner, compare_paytables, solve_paytable

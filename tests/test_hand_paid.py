@@ -166,7 +166,7 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli):
     assert bad.returncode == 2 and "give the 1 earlier decision(s) taken, not 0" in bad.stderr
     sim = cli("simulate", "--game", "let-it-ride", "--hands", "100000", "--seed", "3", "--format", "json").json()
     assert abs(sim["z"]) < 4 and sim["exact_house_edge"] == float(Fraction(report["house_edge_exact"]))
-    for command in (["protect", "--exposed", "1"], ["sidebet", "--bet", "trips"], ["app"]):
+    for command in (["protect", "--exposed", "1"], ["sidebet", "--bet", "trips"]):
         run = cli(*command, "--game", "let-it-ride")
         assert run.returncode == 2 and "Let It Ride has no dealer:" in run.stderr
         assert len(run.stderr.splitlines()) == 1

@@ -15,6 +15,7 @@ from analysis import STRATEGIES
 from analysis.engine.return_engine import load_engine
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
+from analysis.model.game import shipped_games
 from analysis.model.paytable import PayTable
 from analysis.parallel.options import RunOptions
 from analysis.sidebets.returns import SideBetEngine
@@ -294,13 +295,17 @@ def test_file_stem(name, stem):
         assert file_stem(name) == stem
 
 
+#: Every game the panel takes by name (the one-decision ones get the one-decision panel).
+GAMES = ", ".join(shipped_games())
+
+
 @pytest.mark.parametrize(
     "arguments, message",
     [
-        ({"game": None}, "tuning panel: game None is not one of: casino-omaha, casino-holdem"),
+        ({"game": None}, f"tuning panel: game None is not one of: {GAMES}, or a .toml file"),
         (
             {"game": "x" * 5000},
-            "tuning panel: game 'xxxxxxxxxxxxxxxxxxx...' (5,000 characters) is not one of: casino-omaha, casino-holdem",
+            f"tuning panel: game 'xxxxxxxxxxxxxxxxxxx...' (5,000 characters) is not one of: {GAMES}, or a .toml file",
         ),
         ({"strategy": "bogus"}, "tuning panel: strategy 'bogus' is not one of: optimal, always-call, simple"),
         ({"pays_on": "raise"}, "tuning panel: pays_on 'raise' is not one of: ante, call"),

@@ -1,7 +1,8 @@
 """``casino-omaha app``: the tuning panel as a web page for people without Jupyter, served
-by Voilà on 127.0.0.1 (no code shown; :mod:`analysis.tuning.serve`). The game's outcome
-store is computed first when it is missing (with progress); reports and saved pay tables
-go into ``--out``.
+by Voilà on 127.0.0.1 (no code shown; :mod:`analysis.tuning.serve`). For a one-decision
+game of the family the outcome store is computed first when it is missing (with progress);
+every other game or game file gets :class:`~analysis.tuning.game_panel.GamePanel`, which
+solves each table it is shown. Reports and saved pay tables go into ``--out``.
 
 The page is the user's alone: the printed address carries a random token, and the server
 refuses other Hosts (DNS rebinding) and websockets from other origins (``--allow-origin``
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import time
 from contextlib import suppress
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -27,6 +29,7 @@ from analysis.cli.common import (
     Subparsers,
     add_format,
     add_game_options,
+    game_for,
     options_for,
     out_folder,
     print_json,
@@ -35,6 +38,7 @@ from analysis.cli.common import (
 )
 from analysis.model.errors import InputError
 from analysis.model.numbers import shown
+from analysis.model.rules import PRESETS
 
 NAME = "app"
 HOST = "127.0.0.1"
@@ -85,17 +89,29 @@ def run(args: argparse.Namespace) -> int:
     from analysis.tuning.serve import TOKEN_VARIABLE
 
     check_port_free(args.port)  # before the store, which can take a minute
-    rules = rules_for(args)
-    store = ensure_store(rules, options_for(args))
     token = secrets.token_urlsafe(32)
     env = os.environ | {
         TOKEN_VARIABLE: token,
-        "CASINO_OMAHA_STORE": str(store.path.parent),
         "CASINO_OMAHA_APP_OUT": str(args.out.resolve()),
-        "CASINO_OMAHA_APP_GAME": args.game,
         "CASINO_OMAHA_APP_QUALIFIER": args.qualifier or "own",
-        "CASINO_OMAHA_APP_CALL": str(rules.call_multiple),
     }
+    if args.game in PRESETS:
+        rules = rules_for(args)
+        store = ensure_store(rules, options_for(args))
+        name, store_path = rules.name, str(store.path)
+        env |= {
+            "CASINO_OMAHA_STORE": str(store.path.parent),
+            "CASINO_OMAHA_APP_GAME": args.game,
+            "CASINO_OMAHA_APP_CALL": str(rules.call_multiple),
+        }
+    else:  # every other game: its panel solves each table (kept in the result store)
+        from analysis.tuning.street_tuner import StreetTuner
+
+        game = game_for(args)  # refuses the one-decision options; --qualifier applied
+        StreetTuner(game)  # a game with no table to tune is refused here, not in the page
+        path = Path(args.game)
+        name, store_path = game.name, None
+        env |= {"CASINO_OMAHA_APP_GAME": str(path.resolve()) if path.is_file() else args.game}
     command = [sys.executable, "-m", "analysis.tuning.serve", str(args.port), args.allow_origin or ""]
     with StopSignals() as signals:
         server = subprocess.Popen(command, env=env, start_new_session=True)  # its own group: no terminal signal
@@ -106,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
                 return code or 1
             url = f"http://{HOST}:{args.port}/?token={token}"
             if args.format == "json":
-                print_json({"url": url, "game": rules.name, "store": str(store.path)})
+                print_json({"url": url, "game": name, "store": store_path})
             else:
-                print(f"tuning page for {rules.name}: {url}  (Ctrl-C stops the server)")
+                print(f"tuning page for {name}: {url}  (Ctrl-C stops the server)")
             sys.stdout.flush()
             return server.wait()
         except Stop as stop:

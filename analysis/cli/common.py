@@ -298,7 +298,6 @@ def rules_for(args: argparse.Namespace) -> Rules:
 
 #: What to do instead, for a command that plays only the one-decision games so far.
 INSTEAD = {
-    "app": "`report --game GAME --out DIR` writes its par sheet, `tune --game GAME` re-solves a changed pay",
     "protect": "`advise` with `--board` gives one state's exact decisions",
     "enumerate": "`solve --game GAME` counts it and keeps its result store",
 }
@@ -327,7 +326,7 @@ def one_decision_only(args: argparse.Namespace) -> str:
 
 #: The commands that take a game without a board (Three Card Poker) or without a dealer
 #: (Mississippi Stud) so far.
-NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games", "field")
+NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games", "field", "app")
 
 
 #: The commands that do not take a game whose bets add up (Texas Hold'em Bonus) yet.

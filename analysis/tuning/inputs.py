@@ -4,12 +4,32 @@ box set from its slider (or the reverse) does not count as a change."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
 from analysis.model.numbers import as_fraction
+
+#: The longest file name (without .csv) the save button writes.
+NAME_LENGTH = 64
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def parse_edge(text: str) -> Fraction:
+    """A target house edge: ``0.02``, ``2%`` or ``1/50``."""
+    t = text.strip()
+    return as_fraction(t[:-1]) / 100 if t.endswith("%") else as_fraction(t)
+
+
+def file_stem(name: str) -> str:
+    """A table name made safe as a CSV file name and as the CSV's comment line: letters,
+    digits, ``.``, ``_`` and ``-`` only (no path separator, control character or newline),
+    no ``..``, a letter or digit first (no formula for a spreadsheet), at most
+    :data:`NAME_LENGTH` characters; ``tuned`` when nothing is left."""
+    stem = re.sub(r"\.{2,}", ".", _UNSAFE.sub("-", name.strip())).lstrip("._-")[:NAME_LENGTH].rstrip(".")
+    return stem or "tuned"
 
 
 def typed_pay(text: str) -> Fraction:

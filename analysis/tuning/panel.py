@@ -26,7 +26,6 @@ The panel is an output, like the report: no domain module imports it.
 from __future__ import annotations
 
 import base64
-import re
 import threading
 import time
 from collections.abc import Iterable
@@ -43,6 +42,7 @@ from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, qualifier_label, variant_rules
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
+from analysis.model.game import GameSpec, shipped_games
 from analysis.model.numbers import as_fraction, shown
 from analysis.model.paytable import PayTable, PayTableError, PayTableSpec
 from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier, qualifier_text
@@ -50,7 +50,8 @@ from analysis.parallel.options import RunOptions
 from analysis.report.build import REPORT_STRATEGIES, build_report
 from analysis.sidebets.bet import shipped_sidebets
 from analysis.strategy.registry import strategy_named
-from analysis.tuning.inputs import Quiet, slider_range, slider_text, typed_pay
+from analysis.tuning.game_panel import GamePanel
+from analysis.tuning.inputs import Quiet, file_stem, parse_edge, slider_range, slider_text, typed_pay
 from analysis.tuning.side_tab import SideBetTab
 from analysis.tuning.sweeps import Sweeps
 from analysis.tuning.tuner import Tuner
@@ -63,24 +64,6 @@ STRATEGY_CHOICES = ("optimal", "always-call", "simple")
 #: Points of the sweep plot of a strategy other than optimal (each one engine pass; the
 #: optimal strategy's is its exact curve).
 SWEEP_POINTS = 11
-#: The longest file name (without .csv) the save button writes.
-NAME_LENGTH = 64
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def parse_edge(text: str) -> Fraction:
-    """A target house edge: ``0.02``, ``2%`` or ``1/50``."""
-    t = text.strip()
-    return as_fraction(t[:-1]) / 100 if t.endswith("%") else as_fraction(t)
-
-
-def file_stem(name: str) -> str:
-    """A table name made safe as a CSV file name and as the CSV's comment line: letters,
-    digits, ``.``, ``_`` and ``-`` only (no path separator, control character or newline),
-    no ``..``, a letter or digit first (no formula for a spreadsheet), at most
-    :data:`NAME_LENGTH` characters; ``tuned`` when nothing is left."""
-    stem = re.sub(r"\.{2,}", ".", _UNSAFE.sub("-", name.strip())).lstrip("._-")[:NAME_LENGTH].rstrip(".")
-    return stem or "tuned"
 
 
 def _one_of(parameter: str, value: object, allowed: Iterable[object]) -> None:
@@ -364,7 +347,7 @@ class TuningPanel:
         key = (rules, strategy, pays_on)
         if key not in self._starts:
             self._starts[key] = engine.decide(self.start, strategy_named(strategy), pays_on)
-        self.difference.value = difference_html(self.start, table, self._starts[key], result)
+        self.difference.value = difference_html(self.start, table, self._starts[key].exact, result.exact)
         if self._draw_sweep(engine, table, result):
             self._shown = main_key
         self.side_tab.show(engine, table, result, self.worker.superseded)
@@ -463,8 +446,23 @@ def _worker(panel: TuningPanel) -> LatestWorker:
     return LatestWorker("tuning-panel", on_error=show)
 
 
-def tuning_panel(game: str = "casino-omaha", paytable: PayTableSpec = None, **options: Any) -> TuningPanel:
-    """The tuning panel of a game, shown when it is the value of a notebook cell (see
-    :class:`TuningPanel` for the options: strategy, pays_on, qualifier, call_multiple,
-    engine, options, out_dir)."""
-    return TuningPanel(game, paytable, **options)
+def tuning_panel(
+    game: str | Path | GameSpec = "casino-omaha", paytable: PayTableSpec = None, **options: Any
+) -> TuningPanel | GamePanel:
+    """The tuning panel of a game, shown when it is the value of a notebook cell: for the
+    one-decision games of the family :class:`TuningPanel` (options: strategy, pays_on,
+    qualifier, call_multiple, engine, options, out_dir), for every other game or game file
+    :class:`~analysis.tuning.game_panel.GamePanel` (options: qualifier, options, out_dir,
+    sweep_points; its table is the game file's)."""
+    if isinstance(game, str) and game in PRESETS:
+        return TuningPanel(game, paytable, **options)
+    if not isinstance(game, (str, Path, GameSpec)) or (
+        isinstance(game, str) and game not in shipped_games() and not game.endswith(".toml")
+    ):
+        games = ", ".join(shipped_games())
+        raise InputError(f"tuning panel: game {shown(game)} is not one of: {games}, or a .toml file")
+    if paytable is not None:
+        raise InputError("tuning panel: a game file states its own pays: change them in the panel")
+    if options.pop("call_multiple", OWN) != OWN:
+        raise InputError("tuning panel: call_multiple is for the one-decision games; a game file states its bets")
+    return GamePanel(game, **options)

@@ -67,15 +67,21 @@ def figure_table(rows: list[tuple[str, str, str, str, str]], kind: str = "", nam
 
 
 def figures_html(result: GameResult) -> str:
-    """House edge, element of risk, call rate, SD and hit frequency, each with its exact
-    value; every value cell has the class ``tp-<key>`` (the browser test reads it)."""
+    """The figures of a one-decision game's result, under a line naming its table and rules."""
     e = result.exact
-    rows = [(label, f"tp-{key}", decimal_text(key, e), unit, exact_text(key, e)) for key, label, unit in FIGURES]
     head = (
         f"<b>{escape(result.rules.name)}</b>, pay table <b>{escape(result.paytable.name)}</b> paid on the "
         f"{result.pays_on}, {escape(result.strategy)} strategy; {escape(result.rules.qualifier_phrase)}, "
         f"call bet {result.rules.call_multiple}x the ante; {e.deals:,} deals"
     )
+    return exact_figures_html(head, e)
+
+
+def exact_figures_html(head: str, e: ExactFigures) -> str:
+    """House edge, element of risk, call rate, SD and hit frequency, each with its exact
+    value, under ``head`` (HTML); every value cell has the class ``tp-<key>`` (the browser
+    test reads it)."""
+    rows = [(label, f"tp-{key}", decimal_text(key, e), unit, exact_text(key, e)) for key, label, unit in FIGURES]
     return f"{STYLE}<div>{head}</div>{figure_table(rows, named_exact=True)}"
 
 
@@ -172,7 +178,7 @@ def error_html(text: str) -> str:
 
 
 def difference_frames(
-    start: PayTable, table: PayTable, before: GameResult, after: GameResult
+    start: PayTable, table: PayTable, before: ExactFigures, after: ExactFigures
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pays that differ, figures before and after): the current table against the
     starting one, both played with the same game, rules and strategy."""
@@ -188,9 +194,9 @@ def difference_frames(
         [
             {
                 "figure": label,
-                "start": getattr(before.exact, key),
-                "now": getattr(after.exact, key),
-                "change": getattr(after.exact, key) - getattr(before.exact, key),
+                "start": getattr(before, key),
+                "now": getattr(after, key),
+                "change": getattr(after, key) - getattr(before, key),
             }
             for key, label, _ in FIGURES
         ]
@@ -198,7 +204,7 @@ def difference_frames(
     return pays, figures
 
 
-def difference_html(start: PayTable, table: PayTable, before: GameResult, after: GameResult) -> str:
+def difference_html(start: PayTable, table: PayTable, before: ExactFigures, after: ExactFigures) -> str:
     pays, figures = difference_frames(start, table, before, after)
     if pays.empty:
         return f"{STYLE}<div>The table equals the starting table <b>{escape(start.name)}</b>.</div>"
@@ -230,8 +236,11 @@ def _fig(key: str, x: Fraction | float, sign: bool = False) -> str:
     return f"{float(x):+.6%}" if sign else f"{float(x):.6%}"
 
 
-def sweep_png(frame: pd.DataFrame, category: str, pay: Fraction, house_edge: Fraction, strategy: str) -> bytes:
-    """The house edge against one pay (the others as they are), the current table marked."""
+def sweep_png(
+    frame: pd.DataFrame, category: str, pay: Fraction, house_edge: Fraction, strategy: str, played: str = ""
+) -> bytes:
+    """The house edge against one pay (the others as they are), the current table marked;
+    ``played`` says how the points were played when not as ``strategy`` says."""
     fig = Figure(figsize=(6, 3.6))
     ax = plot_sweep(frame, category, ax=fig.subplots())
     ax.plot([float(pay)], [float(house_edge)], marker="*", markersize=16, color="#d6604d", zorder=5, ls="")
@@ -242,6 +251,6 @@ def sweep_png(frame: pd.DataFrame, category: str, pay: Fraction, house_edge: Fra
         xytext=(8, 8),
         color="#d6604d",
     )
-    played = "optimal for each table: the exact curve" if strategy == "optimal" else f"{strategy} strategy"
+    played = played or ("optimal for each table: the exact curve" if strategy == "optimal" else f"{strategy} strategy")
     ax.set_title(f"house edge against the {category.replace('_', ' ')} pay ({played})")
     return png(fig)
