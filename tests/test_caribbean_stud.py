@@ -26,8 +26,9 @@ from analysis.engine.no_board_simulation import deal_nets, sample_no_board
 from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
-from analysis.model.game import game_from_document, load_game
-from analysis.report.no_board import no_board_sheets, strategy_words
+from analysis.model.game import game_from_document, load_game, shipped_games
+from analysis.report.no_board import strategy_words
+from analysis.report.no_board_sheet import no_board_sheets
 from analysis.strategy.caribbean_rules import RULES
 
 FIVE = RANKINGS["five-card"]
@@ -315,3 +316,66 @@ def test_a_flashed_hole_card_beside_the_up_card_is_sampled_state_by_state(cli, t
     low, high = data["interval_95"]
     assert data["samples"] == 300 and low < data["house_edge"] < high
     assert data["base_house_edge"] == float(analysis.solve(small).exact.house_edge)
+
+
+#: Five-card hands of each category of a 52-card deck (of 2,598,960): the closed forms.
+FIVE_CARD_HANDS = {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744, "flush": 5108}
+
+
+@pytest.mark.slow
+def test_the_progressive_jackpot_from_the_five_card_categories(stud):
+    """The Caribbean Jackpot (a stake of 1 on the player's five cards) counted from the
+    five-card closed forms: its return at any meter, the break-even meter, the long-run
+    return; and the figures its file's comment states."""
+    from analysis.sidebets.bet import SideBet
+    from analysis.sidebets.progressive import analyse_progressive
+    from analysis.sidebets.street_bets import StreetSideBets
+
+    bet = SideBet.load("caribbean-jackpot")
+    fixed = {"four_of_a_kind": 500, "full_house": 100, "flush": 50}
+    n = FIVE_CARD_HANDS
+
+    def returned(meter: Fraction) -> Fraction:  # what a stake of 1 brings back per hand, on average
+        pays = fixed | {"royal_flush": meter, "straight_flush": meter / 10}
+        return Fraction(sum(n[c] * (pays[c] + 1) for c in n), 2_598_960)
+
+    bets = StreetSideBets(stud)
+    for meter in (Fraction(0), Fraction(10_000), Fraction(123_456, 7)):
+        assert bets.evaluate(bet, meter=meter).exact.player_return == returned(meter)
+    p = analyse_progressive(bets, bet, strategy="separate")
+    slope = Fraction(n["royal_flush"] + n["straight_flush"] / Fraction(10), 2_598_960)
+    assert p.slope == slope and p.base == returned(Fraction(0))
+    assert p.break_even == (1 - returned(Fraction(0))) / slope and returned(p.break_even) == 1
+    assert p.reset_probability == Fraction(4, 2_598_960)
+    assert p.long_run_return == returned(Fraction(0)) + Fraction(20, 100) + p.reset_probability * 10_000
+    stated = (Path(__file__).parents[1] / "analysis" / "sidebets" / "shipped" / "caribbean-jackpot.csv").read_text()
+    assert f"{float(returned(Fraction(10_000))):.2%}" in stated and f"{float(p.break_even):,.2f}" in stated
+    assert f"{float(p.long_run_return):.2%}" in stated
+
+
+def test_sidebet_takes_the_meter_of_a_game_without_a_board(cli, tmp_path):
+    """The command's progressive block is the API's, on a small-deck Caribbean Stud."""
+    from analysis.sidebets.progressive import analyse_progressive
+    from analysis.sidebets.street_bets import StreetSideBets
+
+    path = tmp_path / "small.toml"
+    text = shipped_games()["caribbean-stud"].read_text()
+    path.write_text(text.replace("[cards]\n", '[cards]\nranks = "9TJQKA"\n'))
+    run = cli("sidebet", "--game", path, "--bet", "caribbean-jackpot", "--meter", "250000", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    got = run.json()["progressive"]
+    want = analyse_progressive(StreetSideBets(analysis.solve(path)), "caribbean-jackpot", 1, 250_000, "separate")
+    assert got["long_run_return_exact"] == str(want.long_run_return) and got["meter"] == 250_000
+    assert got["return_per_unit_of_meter"] == float(want.slope) and got["break_even_meter_exact"] == "0"
+    run = cli("sidebet", "--game", path, "--bet", "caribbean-jackpot", "--target", "0.9", "--vary", "flush")
+    assert run.returncode == 2 and "--target: a side bet's pay solve is for the one-decision games so far" in run.stderr
+    # the par sheet of a game that ships a progressive shows it at its seed
+    run = cli("report", "--game", path, "--out", tmp_path / "sheet")
+    assert run.returncode == 0, run.stderr
+    sheets = pd.read_excel(tmp_path / "sheet" / "caribbean-stud-optimal-par-sheet.xlsx", sheet_name=None)
+    row = sheets["Side bets"].iloc[0]
+    at_seed = analyse_progressive(StreetSideBets(analysis.solve(path)), "caribbean-jackpot", strategy="separate")
+    assert row["Bet"] == "Caribbean Jackpot" and row["Meter (units)"] == 10_000
+    assert row["House edge (exact)"] == str(at_seed.result.exact.house_edge)
+    assert row["Long-run return"] == pytest.approx(float(at_seed.long_run_return), rel=1e-12)
+    assert set(sheets["Side bet lines"]["Line"]) >= {"royal flush", "flush", "forfeited (player folds)"}

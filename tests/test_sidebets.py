@@ -336,7 +336,9 @@ def test_bad_files_name_the_row_and_the_problem(tmp_path, text, message):
 
 
 def test_unknown_names_and_unreadable_files(tmp_path):
-    with pytest.raises(SideBetError, match="no side bet of that name ships .*aa-bonus, omaha-bad-beat"):
+    with pytest.raises(
+        SideBetError, match="no side bet of that name ships .*aa-bonus, caribbean-jackpot, omaha-bad-beat"
+    ):
         SideBet.load("aa-bonsu")
     bad = tmp_path / "latin1.csv"
     bad.write_bytes("kind,final\nline,pays\npair,1 \xe9\n".encode("latin-1"))

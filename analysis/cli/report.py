@@ -194,7 +194,7 @@ def run_no_board(args: argparse.Namespace) -> int:
         raise InputError(f"{game.title}: --qualifier is for the board games; change its game file")
     f = solve_no_board(game)
     if args.out is not None:
-        from analysis.report.no_board import write_no_board_report
+        from analysis.report.no_board_sheet import write_no_board_report
 
         written = write_no_board_report(f, _game_file(args.game), args.out)
         print("\n".join(no_board_lines(f)[:3]))

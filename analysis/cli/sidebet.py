@@ -100,15 +100,21 @@ def _street_bet(args: argparse.Namespace, bet: SideBet) -> tuple[SideBetResult, 
     from analysis.engine.streets import StreetFigures
     from analysis.sidebets.street_bets import street_side_bet
 
-    for flag, on in (("--target", args.target is not None), ("--meter", bet.meter is not None)):
-        if on:
-            raise InputError(f"{flag}: a pay solve and a progressive meter are for the one-decision games so far")
+    if args.target is not None:
+        raise InputError("--target: a side bet's pay solve is for the one-decision games so far")
     game = game_for(args)
     figures = solve(game, options=options_for(args))
     if not isinstance(figures, (StreetFigures, NoBoardFigures)):  # a game without a dealer is refused before
         raise InputError(f"{game.title} has no dealer: its [pays] table is the game; a side bet needs a dealer's hand")
     result = street_side_bet(figures, bet, args.stake, args.meter)
-    return result, result.summary() | {"lines": result.table.to_dict(orient="records")}
+    out: dict[str, Any] = result.summary() | {"lines": result.table.to_dict(orient="records")}
+    if bet.meter is not None:
+        from analysis.sidebets.progressive import analyse_progressive
+        from analysis.sidebets.street_bets import StreetSideBets
+
+        progressive = analyse_progressive(StreetSideBets(figures), bet, args.stake, args.meter, "separate")
+        out["progressive"] = progressive.summary()
+    return result, out
 
 
 def _one_decision_bet(

@@ -11,7 +11,7 @@ from analysis.engine.no_board import NoBoardFigures
 from analysis.engine.streets import StreetFigures
 from analysis.parallel.options import RunOptions
 from analysis.report.hand_paid import write_hand_paid_report
-from analysis.report.no_board import write_no_board_report
+from analysis.report.no_board_sheet import write_no_board_report
 from analysis.report.render import Written
 from analysis.report.streets import build_street_report
 

@@ -1,14 +1,13 @@
-"""The par sheet of a game without a board (Three Card Poker, Caribbean Stud): summary,
-rules of play in words from the game file, the strategy hand by hand (and by the dealer's up
-card, with the written strategies a player can carry and their exact cost), the return
-table, odds per wager, the bets on the player's hand alone, method and metadata; as a
-workbook, a page and a PDF.
+"""The tables of a game without a board's par sheet (Three Card Poker, Caribbean Stud):
+summary, rules of play in words from the game file, the strategy hand by hand (and by the
+dealer's up card, with the written strategies a player can carry and their exact cost),
+worked examples, the bets on the player's hand alone. :mod:`analysis.report.no_board_sheet`
+puts them in the workbook, the page and the PDF.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,21 +18,8 @@ from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import Option
-from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Plot, Section, Table, figures_sha256, image
-from analysis.report.odds import wager_odds
 from analysis.report.regulation import RuleSection, odds_words, times_the_ante
-from analysis.report.render import Written, write_report
-from analysis.report.sections import (
-    confidence_blocks,
-    edge_notice,
-    file_facts,
-    file_metadata,
-    per_wager_section,
-    regulation_blocks,
-)
-from analysis.report.street_plots import plot_result_distribution
-from analysis.report.street_tables import result_distribution
-from analysis.report.tables import FORMULAS, LEVELS, clauses_table, confidence_table, return_table
+from analysis.report.tables import FORMULAS, LEVELS
 from analysis.report.wording import category_words, percent
 from analysis.strategy.caribbean_rules import RULES, WrittenRule
 
@@ -397,139 +383,3 @@ WAGER_WORDS = {"ante": "ante", "play": "play bet", "ante_bonus": "ante bonus", "
 
 def _signed(v: Fraction) -> str:
     return "pushes" if v == 0 else f"wins {v}" if v > 0 else f"loses {-v}"
-
-
-def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.DataFrame]:
-    """The workbook's sheets."""
-    table = return_table(f.outcomes(), play="play")
-    table["betting ended"] = table["betting ended"].replace("bet before the flop", "played")  # no flop to name
-    return {
-        "Summary": summary_table(f),
-        "Rules": clauses_table(rules_of_play(f)),
-        "Strategy": strategy_table(f),
-        "Examples": examples_rows(f),
-        "Return table": table,
-        "Result distribution": result_distribution(f),
-        "Confidence ranges": confidence_table(f),
-        "Odds per wager": wager_odds(f.outcomes(), f.settlement, play="play"),
-        **({"Bets on the hand": hand_bet_table(f)} if f.game.no_board and f.game.no_board.hand_bets else {}),
-        **({"Written strategies": written_rules_table(f)} if written_rules(f) else {}),
-        "Metadata": file_metadata(
-            f.game.title, game_file, "optimal hand by hand (an exact tie folds)", no_board_digest(f)
-        ),
-    }
-
-
-def no_board_digest(f: NoBoardFigures) -> str:
-    """SHA-256 of the exact figures: every outcome's deals and exact net result."""
-    rows = [f"{k},{n},{f.value(k)}" for k, n in sorted(f.counts.items())]
-    return figures_sha256([f.game.name, *rows, f"house edge,{f.exact.house_edge}", f"variance,{f.exact.variance}"])
-
-
-def strategy_blocks(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> tuple[Paragraph | Table, ...]:
-    """The strategy section: every class of hands when they are few (Three Card Poker's
-    1,755), else the share played by category, and the written strategies priced exactly."""
-    words = strategy_words(f)
-    lead = Paragraph(
-        f"{words[0].upper()}{words[1:]}. Expected results in antes per hand; suits are interchangeable, so each "
-        "class of hands stands for all the hands of its class."
-    )
-    blocks: tuple[Paragraph | Table, ...] = (lead, Table(sheets["Strategy"]))
-    if len(f.strategy) > 5_000:  # too many rows for a page: the workbook has them
-        blocks = (
-            lead,
-            Paragraph(
-                f"The workbook's Strategy sheet gives the decision of each of the {len(f.strategy):,} classes of "
-                "hands; by the player's hand, the share of deals played:"
-            ),
-            Table(strategy_by_category(f)),
-        )
-    if "Written strategies" in sheets:
-        blocks += (
-            Paragraph(
-                "Strategies a player can carry, each priced exactly against every deal (net over every deal, house "
-                "edge, element of risk) and its cost against optimal play:"
-            ),
-            Table(sheets["Written strategies"]),
-        )
-    return blocks
-
-
-def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Document:
-    """The par sheet as a document (the page and the PDF)."""
-    e, game = f.exact, f.game
-    nb = game.no_board
-    assert nb is not None
-    summary = (
-        Paragraph(
-            f"House edge {percent(e.house_edge)} of the ante (exactly {e.house_edge}), element of risk "
-            f"{percent(e.element_of_risk)} (exactly {e.element_of_risk}), standard deviation "
-            f"{e.standard_deviation:.4f} antes per hand, over {e.deals:,} deals counted exactly, the player "
-            f"playing the optimal strategy: {strategy_words(f)}."
-        ),
-        NUMBERS_NOTE,
-        Table(sheets["Summary"]),
-    )
-    method = (
-        Paragraph(
-            f"Every deal is counted: each of the player's hands (grouped by the symmetry of suits, each class "
-            f"weighted by the hands it stands for){' with each card the dealer may show' if nb.up else ''} against "
-            f"every dealer hand of the other cards, {e.deals:,} deals. For each state the dealer hands below, equal "
-            "to and above the player's, qualifying or not, are counted by inclusion and exclusion over the player's "
-            "cards. Each state's decision is the option with the greatest exact expected result, an exact tie going "
-            "to the fold. Every figure is an exact fraction of those counts; nothing is rounded before it is "
-            "displayed."
-        ),
-        Paragraph(
-            "Independent checks, run by the package's test suite: the hand ranking against the closed-form count "
-            "of every category and a ranking written independently; every count on small decks against every deal "
-            "played one by one; every deal of a small deck, and sampled deals of the full deck, settled "
-            "by settlement code written apart from the package's"
-            + (f"; {PUBLISHED[game.name]}." if game.name in PUBLISHED else ".")
-        ),
-    )
-    sections = (
-        Section("summary", "Summary", (*edge_notice(e.house_edge), *summary)),
-        Section("rules", "Rules of play", regulation_blocks(rules_of_play(f))),
-        Section("strategy", "Strategy", strategy_blocks(f, sheets)),
-        Section(
-            "examples",
-            "Worked examples",
-            (
-                Paragraph(
-                    "Real deals, the first of each kind among seeded random deals, each played as the strategy of "
-                    "this sheet plays it: the exact expected result of each option in the state the player saw, the "
-                    "option taken, and how each wager settles."
-                ),
-                Table(sheets["Examples"]),
-            ),
-        ),
-        Section("return-table", "Return table", (Table(sheets["Return table"]),)),
-        Section(
-            "distribution",
-            "The net result of a hand",
-            (Plot("distribution", "The net result of a hand"), Table(sheets["Result distribution"])),
-        ),
-        Section("confidence", "The house's result after N hands", confidence_blocks(sheets["Confidence ranges"])),
-        Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
-        *(
-            [Section("hand-bets", "Bets on the player's hand", (Table(sheets["Bets on the hand"]),))]
-            if "Bets on the hand" in sheets
-            else []
-        ),
-        Section("method", "Method and verification", method),
-        Section("metadata", "Run metadata", (Table(sheets["Metadata"]),)),
-    )
-    facts = file_facts(game.title, sheets["Metadata"], f"optimal hand by hand (house edge {percent(e.house_edge)})")
-    images = {
-        "distribution": image(
-            plot_result_distribution(sheets["Result distribution"], f"{game.title}: the net result of a hand")
-        )
-    }
-    return Document(f"{game.title}: par sheet", "Optimal strategy: every deal counted exactly", facts, sections, images)
-
-
-def write_no_board_report(f: NoBoardFigures, game_file: Path | None, out_dir: str | Path) -> Written:
-    """``<name>-optimal-par-sheet`` as a workbook, a page and a PDF in ``out_dir``."""
-    sheets = no_board_sheets(f, game_file)
-    return write_report(no_board_document(f, sheets), sheets, out_dir, f"{f.game.name}-optimal-par-sheet")

@@ -36,7 +36,7 @@ from analysis.model.categories import CATEGORY_COUNTS_5
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game
 from analysis.report.appendix import Check, Verification
-from analysis.report.no_board import no_board_digest
+from analysis.report.no_board_sheet import no_board_digest
 from analysis.report.verification import (
     DEFAULT_HANDS,
     DEFAULT_SEED,

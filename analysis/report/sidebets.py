@@ -12,14 +12,15 @@ from collections.abc import Iterable
 
 import pandas as pd
 
+from analysis.engine.no_board import NoBoardFigures
 from analysis.engine.result import GameResult
 from analysis.engine.return_engine import ReturnEngine
 from analysis.engine.streets import StreetFigures
 from analysis.sidebets.bet import SideBetSpec, shipped_sidebets
-from analysis.sidebets.progressive import analyse_progressive
+from analysis.sidebets.progressive import Progressive, analyse_progressive
 from analysis.sidebets.result import SideBetResult
 from analysis.sidebets.returns import SideBetEngine
-from analysis.sidebets.street_bets import street_side_bet
+from analysis.sidebets.street_bets import StreetSideBets
 
 _NAN = float("nan")
 
@@ -38,22 +39,38 @@ def side_bet_tables(
         if r.bet.forfeit:
             row["combined_house_edge_separate"] = float(bets.evaluate(spec, strategy="separate").combined.house_edge)
         if r.bet.meter is not None:
-            p = analyse_progressive(bets, spec).summary()
-            row |= {"meter": p["meter"], "break_even_meter": p["break_even_meter"] or _NAN}
-            row["long_run_return"] = p["long_run_return"]
+            row |= progressive_columns(analyse_progressive(bets, spec))
         rows.append(row)
         results.append(r)
     return pd.DataFrame(rows), side_bet_lines(results), results
 
 
 def street_side_bet_tables(
-    figures: StreetFigures, specs: Iterable[SideBetSpec] | None = None
+    figures: StreetFigures | NoBoardFigures, specs: Iterable[SideBetSpec] | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[SideBetResult]]:
     """(summary, lines, results) of the side bets ``specs`` (default: those that ship for the
-    game) on a solved multi-street game, played with its optimal strategy."""
+    game) on a solved multi-street game or game without a board, played with its optimal
+    strategy; a progressive at its seed."""
     bet_specs = [*shipped_sidebets(figures.game.name)] if specs is None else list(specs)
-    results = [street_side_bet(figures, spec) for spec in bet_specs]
-    return pd.DataFrame([side_bet_row(r) for r in results]), side_bet_lines(results), results
+    bets = StreetSideBets(figures)
+    results = [bets.evaluate(spec) for spec in bet_specs]
+    rows = []
+    for r in results:
+        row = side_bet_row(r)
+        if r.bet.meter is not None:
+            row |= progressive_columns(analyse_progressive(bets, r.bet, strategy="separate"))
+        rows.append(row)
+    return pd.DataFrame(rows), side_bet_lines(results), results
+
+
+def progressive_columns(p: Progressive) -> dict[str, str | float | None]:
+    """A progressive's columns of the summary row: the meter played, the break-even meter
+    (blank when the meter pays nothing) and the long-run return."""
+    return {
+        "meter": float(p.result.meter) if p.result.meter is not None else _NAN,
+        "break_even_meter": float(p.break_even) if p.break_even is not None else _NAN,
+        "long_run_return": float(p.long_run_return),
+    }
 
 
 def side_bet_row(r: SideBetResult) -> dict[str, str | float | None]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 import pandas as pd
 
@@ -28,10 +29,18 @@ from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import NumberLike, as_fraction
 from analysis.sidebets.bet import Meter, SideBet, SideBetSpec
 from analysis.sidebets.result import SideBetResult
-from analysis.sidebets.returns import SideBetEngine
 
 #: Steps of the exact break-even search before giving up (decisions keep changing).
 MAX_STEPS = 50
+
+
+class PricesSideBets(Protocol):
+    """What prices a side bet at a meter: a one-decision game's :class:`~analysis.sidebets.returns.SideBetEngine`, or a
+    solved game of any other shape (:class:`~analysis.sidebets.street_bets.StreetSideBets`)."""
+
+    def evaluate(
+        self, bet: SideBetSpec, stake: NumberLike = 1, meter: NumberLike | None = None, strategy: str = ...
+    ) -> SideBetResult: ...
 
 
 @dataclass
@@ -65,7 +74,7 @@ class Progressive:
 
 
 def analyse_progressive(
-    bets: SideBetEngine,
+    bets: PricesSideBets,
     bet: SideBetSpec,
     stake: NumberLike = 1,
     meter: NumberLike | None = None,
@@ -112,7 +121,9 @@ def _linear(result: SideBetResult) -> tuple[Fraction, Fraction, Fraction]:
     return result.exact.player_return - slope * _meter_value(result), slope, reset
 
 
-def _break_even(bets: SideBetEngine, bet: SideBet, stake: NumberLike, strategy: str, result: SideBetResult) -> Fraction:
+def _break_even(
+    bets: PricesSideBets, bet: SideBet, stake: NumberLike, strategy: str, result: SideBetResult
+) -> Fraction:
     """The meter at which the return is exactly 1: the root of the current linear piece,
     checked by playing at it (a forfeited bet's decisions may change with the meter)."""
     for _ in range(MAX_STEPS):
@@ -128,7 +139,7 @@ def _break_even(bets: SideBetEngine, bet: SideBet, stake: NumberLike, strategy: 
 
 
 def meter_returns(
-    bets: SideBetEngine,
+    bets: PricesSideBets,
     bet: SideBetSpec,
     meters: Iterable[NumberLike],
     stake: NumberLike = 1,

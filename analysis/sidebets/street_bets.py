@@ -13,6 +13,8 @@ the side bet at stake (``joint``) is not counted for these games yet.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from analysis.engine.no_board import NoBoardFigures
@@ -80,3 +82,17 @@ def street_side_bet(
         bet_meter(bet, meter),
         "separate" if bet.forfeit else "optimal",
     )
+
+
+@dataclass(frozen=True)
+class StreetSideBets:
+    """Side bets priced on one solved game with several decision points or without a board:
+    what the progressive analysis (:func:`analysis.sidebets.progressive.analyse_progressive`)
+    asks of :class:`~analysis.sidebets.returns.SideBetEngine`, the game played optimally."""
+
+    figures: StreetFigures | NoBoardFigures
+
+    def evaluate(
+        self, bet: SideBetSpec, stake: NumberLike = 1, meter: NumberLike | None = None, strategy: str = "separate"
+    ) -> SideBetResult:
+        return street_side_bet(self.figures, bet, stake, meter, strategy)
