@@ -12,11 +12,13 @@ import re
 from fractions import Fraction
 
 import openpyxl
+import pandas as pd
 import pytest
 from test_report import pdf_text
 
 from analysis.engine.streets import solve_streets
 from analysis.model.categories import CATEGORIES
+from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.street_tables import preflop_grid, street_maximum_payout
@@ -308,3 +310,16 @@ def test_ultimate_texas_holdem_odds_per_blind_line_and_maximum_payout(uth_book):
     top = [r for r in returns if r["net result (exact)"] == "505"]
     assert m.net == 505 and len(top) == 1 and m.combinations == top[0]["deals"]
     assert top[0]["player's final hand"] == "royal flush" and top[0]["dealer"] == "qualifies; player wins"
+
+
+def test_the_sheets_alone_are_the_par_sheets_and_cannot_be_written(small, tmp_path):
+    """What the command line prints (text, JSON, CSV) is built without the examples and
+    plots only the document shows: the same sheets otherwise, and no document from it."""
+    report, path, _, _ = small
+    bare = build_street_report(report.game, figures=report.figures, game_file=path, document=False)
+    assert bare.images == {} and bare.examples == ()
+    assert set(report.sheets) - set(bare.sheets) == {"Worked examples"}
+    for name in set(bare.sheets) - {"Metadata"}:  # the metadata has the time it was made
+        pd.testing.assert_frame_equal(bare.sheets[name], report.sheets[name])
+    with pytest.raises(InputError, match="built without its document"):
+        bare.write(tmp_path)

@@ -23,6 +23,16 @@ from analysis.report import turn_verification
 from analysis.report.turn_examples import flop_evs, turn_examples
 from analysis.report.turn_verification import CHECKS
 
+#: Texas Hold'em Bonus on ten to ace in two suits.
+SMALL_BONUS = {
+    "name": "small-bonus",
+    "cards": {"hole": 2, "hand": "best-five", "ranks": "TJQKA", "suits": "cd"},
+    "dealer": {"qualifier": "none"},
+    "betting": {"bets": "add up", "preflop": ["fold", "bet 2"], "flop": ["check", "bet 1"], "turn": ["check", "bet 1"]},
+    "ante": {"pays": {c: 1 for c in CATEGORIES[CATEGORIES.index("straight") :]}},
+    "play": {"dealer_not_qualifying": "action"},
+}
+
 
 @pytest.mark.parametrize(
     "changes",
@@ -30,20 +40,7 @@ from analysis.report.turn_verification import CHECKS
     ids=["bonus", "two-flop-bets", "no-turn-decision"],
 )
 def test_every_count_and_every_decision_equal_the_whole_game_tree(changes):
-    doc = {
-        "name": "small-bonus",
-        "cards": {"hole": 2, "hand": "best-five", "ranks": "TJQKA", "suits": "cd"},
-        "dealer": {"qualifier": "none"},
-        "betting": {
-            "bets": "add up",
-            "preflop": ["fold", "bet 2"],
-            "flop": ["check", "bet 1"],
-            "turn": ["check", "bet 1"],
-        }
-        | changes,
-        "ante": {"pays": {c: 1 for c in CATEGORIES[CATEGORIES.index("straight") :]}},
-        "play": {"dealer_not_qualifying": "action"},
-    }
+    doc = SMALL_BONUS | {"betting": SMALL_BONUS["betting"] | changes}
     game = game_from_document(doc, "small")
     figures = solve_turns(game)
     counts, preflop = turn_tree(game)
@@ -52,6 +49,35 @@ def test_every_count_and_every_decision_equal_the_whole_game_tree(changes):
     for hole, values in preflop.items():
         row = figures.preflop.iloc[int(figures.classes.of(np.array([hole]), game.rules)[0])]
         assert {o: row[f"EV({o})"] for o in values} == values
+
+
+def test_the_class_sums_are_kept_and_read_back(tmp_path, monkeypatch):
+    """A solved game is read back from its result store (no kernel call), a changed game is
+    counted again, and the store's checksum names what the figures came from."""
+    import analysis.engine.turns as turns
+    from analysis.parallel.options import RunOptions
+
+    game = game_from_document(SMALL_BONUS, "small")
+    options = RunOptions(root=tmp_path, progress=False)
+    first = solve_turns(game, options)
+    assert first.store is not None and first.store.is_relative_to(tmp_path / "turns") and first.checksum
+    # the sums do not depend on the ante's pays or the bet before the flop: read back
+    cheaper = SMALL_BONUS | {"ante": {"pays": {c: 1 for c in CATEGORIES[CATEGORIES.index("flush") :]}}}
+    smaller = SMALL_BONUS | {"betting": SMALL_BONUS["betting"] | {"preflop": ["fold", "bet 1"]}}
+    fresh = RunOptions(root=tmp_path / "fresh", progress=False)
+    afresh = [solve_turns(game_from_document(doc, "small"), fresh) for doc in (cheaper, smaller)]
+    monkeypatch.setattr(turns, "count_turns", lambda *a, **k: pytest.fail("counted again"))
+    again = solve_turns(game, options)
+    assert (again.counts, again.decisions, again.checksum) == (first.counts, first.decisions, first.checksum)
+    for doc, counted in zip((cheaper, smaller), afresh):
+        variant = solve_turns(game_from_document(doc, "small"), options)
+        assert variant.checksum == first.checksum
+        assert (variant.counts, variant.house_edge) != (first.counts, first.house_edge)  # a game of its own
+        assert (variant.counts, variant.house_edge) == (counted.counts, counted.house_edge)
+    # a bet at the turn changes them: counted again
+    changed = game_from_document(SMALL_BONUS | {"betting": SMALL_BONUS["betting"] | {"turn": []}}, "small")
+    with pytest.raises(pytest.fail.Exception, match="counted again"):
+        solve_turns(changed, options)
 
 
 @pytest.fixture(scope="module")

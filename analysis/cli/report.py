@@ -149,7 +149,9 @@ def run_streets(args: argparse.Namespace) -> int:
     from analysis.report.streets import build_street_report
 
     game = game_for(args)
-    report = build_street_report(game, options_for(args), game_file=_game_file(args.game))
+    report = build_street_report(
+        game, options_for(args), game_file=_game_file(args.game), document=args.out is not None
+    )
     if args.out is not None:
         written = report.write(args.out)
         print(summary_line(report))

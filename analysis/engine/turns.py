@@ -14,18 +14,18 @@ has the shape of every multi-street game's (:class:`~analysis.engine.streets.Str
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from dataclasses import replace
 from fractions import Fraction
 from math import lcm
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from tqdm import tqdm
 
 from analysis.counting.enumeration import prepare
 from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, count_turns, preflop_classes
-from analysis.counting.symmetry import flop_classes
+from analysis.counting.symmetry import FlopClass, flop_classes
 from analysis.engine.streets import StreetFigures
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
@@ -33,9 +33,15 @@ from analysis.model.errors import InputError, SolveError
 from analysis.model.game import GameSpec, Option
 from analysis.model.settlement import SIGNS
 from analysis.parallel.options import RunOptions
+from analysis.store.outcome_store import default_root
+from analysis.store.result_store import ResultStore
+from analysis.store.runs import run_into_store
 
-#: Flop classes counted at a time (bounds the memory of one kernel call).
+#: Flop classes counted at a time (bounds the memory of one kernel call): one shard of the
+#: result store each.
 CHUNK = 96
+#: The method's version: part of a job's key, so a changed method never reads old shards.
+METHOD = "turns/1"
 
 
 def turn_values(game: GameSpec) -> tuple[int, np.ndarray, np.ndarray]:
@@ -54,54 +60,72 @@ def turn_values(game: GameSpec) -> tuple[int, np.ndarray, np.ndarray]:
     )
 
 
-#: The last games solved in this process, by their whole description (the figures are a
-#: function of it alone): a command or a notebook that asks for the same game again (verify's
-#: published variants, a report after a solve) gets it back at once.
-_SOLVED: OrderedDict[str, StreetFigures] = OrderedDict()
-#: How many are kept (each a few megabytes of tables).
-KEPT = 4
-
-
 def solve_turns(game: GameSpec, options: RunOptions | None = None) -> StreetFigures:
-    """The optimal strategy of a game whose bets add up, and its exact figures."""
-    key = repr(game)
-    if key in _SOLVED:
-        _SOLVED.move_to_end(key)
-        return _SOLVED[key]
-    figures = _solve_turns(game, options)
-    _SOLVED[key] = figures
-    if len(_SOLVED) > KEPT:
-        _SOLVED.popitem(last=False)
-    return figures
-
-
-def _solve_turns(game: GameSpec, options: RunOptions | None) -> StreetFigures:
+    """The optimal strategy of a game whose bets add up, and its exact figures. The class
+    sums of each shard of flop classes are kept in a result store (``turns/`` under the
+    store root): a run resumes an interrupted one, a solved game is read back, and the
+    shards run on the options' cluster when there is one."""
     if not game.adds:
         raise InputError(f"{game.title}: its bets end the betting: solve it by streets (analysis.solve)")
     options = options or RunOptions(progress=False)
     rules = game.rules
     scale, ante, unit = turn_values(game)
     classes = preflop_classes(rules)
-    flop_opts = game.flop or (Option("check"),)
-    turn_bet = max((o.multiple for o in game.turn), default=0)
-    # per class of hole cards: the tables of its states by flop option and turn decision
-    sums = np.zeros((len(classes.codes), len(flop_opts), 2, NCOLS6), dtype=np.int64)
     flops = flop_classes(rules.deck, rules.suits)
     chunks = [flops[i : i + CHUNK] for i in range(0, len(flops), CHUNK)]
-    for chunk in tqdm(chunks, desc=f"{game.name}: flop classes", unit="chunk", disable=not options.progress):
-        tc = count_turns(prepare(rules, chunk), classes, options.threads)
-        tables = tc.turn.astype(np.int64)
-        if not game.turn:  # no turn decision: every turn checks
-            tables = np.stack([tables.sum(axis=1), np.zeros_like(tables[:, 0])], axis=1)
-        margin = tables.sum(axis=1) @ unit  # the flop bet's value per unit, per state
-        values = np.stack([margin * o.multiple for o in flop_opts], axis=1)
-        choice = np.argmax(values, axis=1)  # the first best: options run least risk first
-        rows = np.arange(len(tables))
-        for i in range(len(flop_opts)):
-            weight = np.where(choice == i, tc.weight, 0)
-            m = sparse.csr_matrix((weight, (tc.klass, rows)), shape=(len(classes.codes), len(rows)), dtype=np.int64)
-            sums[:, i] += np.asarray(m @ tables.reshape(len(rows), -1)).reshape(len(classes.codes), 2, NCOLS6)
-    return _preflop(game, classes, sums, scale, ante, unit, turn_bet)
+    folder = (options.root if options.root is not None else default_root()) / "turns"
+    store = ResultStore.for_job("turns", turn_key(game), folder)
+    sizes = {i: len(chunk) for i, chunk in enumerate(chunks)}
+    todo = {i: (game, chunk) for i, chunk in enumerate(chunks)}
+    run_into_store(store, _turn_shard, todo, sizes, f"{game.name}: every deal, exactly", options)
+    # per class of hole cards: the tables of its states by flop option and turn decision
+    sums = np.sum([_sums_from_json(store.read(i)) for i in range(len(chunks))], axis=0)
+    turn_bet = max((o.multiple for o in game.turn), default=0)
+    figures = _preflop(game, classes, sums, scale, ante, unit, turn_bet)
+    return replace(figures, store=store.path, checksum=store.checksum(list(range(len(chunks)))))
+
+
+def turn_key(game: GameSpec) -> dict[str, object]:
+    """What a game's class sums depend on: the method, the deck and hands, the options at the
+    flop and the turn and a bet's value per dealer hand. Not the ante's pays nor the options
+    before the flop (they enter only the pre-flop decision, taken on the sums), so variants
+    that change only those (Atlantic City's ante table, Colorado's pre-flop bet of one ante)
+    read the same shards."""
+    scale, _, unit = turn_values(game)
+    return {
+        "method": METHOD,
+        "rules": game.rules.fingerprint(),
+        "flop": [str(o) for o in game.flop],
+        "turn": [str(o) for o in game.turn],
+        "unit": [str(Fraction(int(x), scale)) for x in unit],
+    }
+
+
+def _turn_shard(game: GameSpec, flops: list[FlopClass], threads: int | None = None) -> dict[str, object]:
+    """One shard of flop classes: per class of hole cards, the tables of its states by the
+    flop option they take and their turn decision (the turn decided in the kernel)."""
+    rules = game.rules
+    _, _, unit = turn_values(game)
+    classes = preflop_classes(rules)
+    flop_opts = game.flop or (Option("check"),)
+    sums = np.zeros((len(classes.codes), len(flop_opts), 2, NCOLS6), dtype=np.int64)
+    tc = count_turns(prepare(rules, flops), classes, threads)
+    tables = tc.turn.astype(np.int64)
+    if not game.turn:  # no turn decision: every turn checks
+        tables = np.stack([tables.sum(axis=1), np.zeros_like(tables[:, 0])], axis=1)
+    margin = tables.sum(axis=1) @ unit  # the flop bet's value per unit, per state
+    values = np.stack([margin * o.multiple for o in flop_opts], axis=1)
+    choice = np.argmax(values, axis=1)  # the first best: options run least risk first
+    rows = np.arange(len(tables))
+    for i in range(len(flop_opts)):
+        weight = np.where(choice == i, tc.weight, 0)
+        m = sparse.csr_matrix((weight, (tc.klass, rows)), shape=(len(classes.codes), len(rows)), dtype=np.int64)
+        sums[:, i] += np.asarray(m @ tables.reshape(len(rows), -1)).reshape(len(classes.codes), 2, NCOLS6)
+    return {"shape": list(sums.shape), "sums": sums.ravel().tolist()}
+
+
+def _sums_from_json(data: dict[str, Any]) -> np.ndarray:
+    return np.array(data["sums"], dtype=np.int64).reshape(tuple(int(n) for n in data["shape"]))
 
 
 def _preflop(

@@ -94,11 +94,17 @@ class StreetReport:
 
     def write(self, out_dir: str | Path) -> Written:
         """Write ``<stem>.xlsx``, ``<stem>.html`` and ``<stem>.pdf`` (with its ``.sha256``) into ``out_dir``."""
+        self._whole()
         return write_report(street_document(self), self.sheets, out_dir, self.stem)
 
     def html(self) -> str:
         """The par sheet as one self-contained page (plots embedded as PNG)."""
+        self._whole()
         return document_html(street_document(self))
+
+    def _whole(self) -> None:
+        if not self.images:
+            raise InputError(f"{self.game.title}: this report was built without its document (document=False)")
 
 
 def build_street_report(
@@ -106,11 +112,14 @@ def build_street_report(
     options: RunOptions | None = None,
     figures: StreetFigures | None = None,
     game_file: str | Path | None = None,
+    document: bool = True,
 ) -> StreetReport:
     """The par sheet of ``game`` (a :class:`GameSpec`, a shipped game's name or a game file),
     solved exactly (read back from its result store when solved before) unless ``figures``
     are given. ``game_file``: the file the game was read from, for its SHA-256 (found from
-    the game when it is a shipped game or a file that exists)."""
+    the game when it is a shipped game or a file that exists). ``document=False``: the
+    sheets only, without the worked examples and plots that only the document shows (what
+    the command line prints as text, JSON or CSV)."""
     if isinstance(game, (str, Path)):
         spec = load_game(game)
         game_file = game_file if game_file is not None else _file_of(game)
@@ -124,14 +133,16 @@ def build_street_report(
         raise InputError(f"the figures given are those of {figures.game.name}, not of {spec.name}")
     path = Path(game_file) if game_file is not None else _source_file(spec)
     report = StreetReport(spec, figures, path)
-    report.examples = turn_examples(figures) if spec.adds else tuple(street_examples(figures))
+    if document:
+        report.examples = turn_examples(figures) if spec.adds else tuple(street_examples(figures))
     sheets = street_sheets(spec, figures, path)
     metadata = sheets.pop("Metadata")  # stays the last sheet
     summary, lines, report.side_bets = street_side_bet_tables(figures)
     bets = {"Side bets": summary, "Side bet lines": lines} if report.side_bets else {}
     examples = {"Worked examples": street_examples_table(report.examples)} if report.examples else {}
     report.sheets = sheets | examples | bets | {"Metadata": metadata}
-    report.images = street_plots(report)
+    if document:
+        report.images = street_plots(report)
     return report
 
 
