@@ -37,13 +37,14 @@ from analysis.engine.streets import StreetFigures
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game, shipped_games
-from analysis.model.numbers import as_fraction, shown
-from analysis.model.paytable import PayTable, PayTableError
+from analysis.model.numbers import shown
+from analysis.model.paytable import PayTable
 from analysis.parallel.options import RunOptions
 from analysis.report.game_report import write_par_sheet
 from analysis.report.tables import return_table
 from analysis.tuning.coalesce import LatestWorker
-from analysis.tuning.inputs import Quiet, file_stem, parse_edge, slider_range, slider_text, typed_pay
+from analysis.tuning.inputs import file_stem
+from analysis.tuning.pay_rows import PayRows
 from analysis.tuning.street_tuner import StreetTuner
 from analysis.tuning.view import STYLE, difference_html, error_html, exact_figures_html, sweep_png
 
@@ -52,7 +53,7 @@ Figures = StreetFigures | NoBoardFigures | HandPaidFigures
 SWEEP_POINTS = 6
 
 
-class GamePanel:
+class GamePanel(PayRows):
     """The widgets and their wiring (see the module docstring). ``widget`` is what is shown;
     ``result`` the figures of the last good table; :meth:`wait` blocks until the screen
     shows the last change (tests)."""
@@ -89,7 +90,6 @@ class GamePanel:
         self.sweep_points = sweep_points
         self.computations = 0
         self.report_paths: tuple[Path, ...] | None = None
-        self._sync = Quiet()
         self._build(Path(out_dir))
         self.worker = LatestWorker("game-panel", on_error=self._show_error)
         self.refresh()
@@ -105,22 +105,7 @@ class GamePanel:
 
     def _build(self, out_dir: Path) -> None:
         labels = {"style": {"description_width": "7em"}}
-        self.boxes: dict[str, w.Text] = {}
-        self.sliders: dict[str, w.FloatSlider] = {}
-        self.notes: dict[str, w.HTML] = {}
-        rows = []
-        for c in self.lines:
-            pay = self.start.pays[c]
-            top, step = slider_range(pay)
-            box = w.Text(value=str(pay), continuous_update=False, layout=w.Layout(width="11em"))
-            box.add_class(f"tp-pay-{c}")
-            slider = w.FloatSlider(value=float(pay), min=0, max=top, step=step, readout=False, continuous_update=False)
-            note = w.HTML()
-            box.observe(lambda ch, c=c: self._on_box(c, ch["new"]), "value")
-            slider.observe(lambda ch, c=c: self._on_slider(c, ch["new"]), "value")
-            self.boxes[c], self.sliders[c], self.notes[c] = box, slider, note
-            label = w.Label(c.replace("_", " "), layout=w.Layout(width="9em", min_width="9em"))
-            rows.append(w.HBox([label, box, slider, note]))
+        rows = self._pay_rows(self.lines, continuous=False)  # each change is a solve: priced when let go
         self.status = w.HTML()
         self.status.add_class("tp-status")
         self.figures, self.returns, self.difference, self.command = w.HTML(), w.HTML(), w.HTML(), w.HTML()
@@ -159,69 +144,13 @@ class GamePanel:
 
     # --- events (the widgets' thread) ----------------------------------------------------
 
-    def _on_box(self, category: str, text: str) -> None:
-        if self._sync.on:
-            return
-        try:
-            pay = typed_pay(text)
-        except ValueError as e:
-            self.notes[category].value = error_html(str(e))
-            self.refresh()  # shows the message; the last good result stays
-            return
-        self.notes[category].value = ""
-        slider = self.sliders[category]
-        with self._sync():
-            slider.max = max(slider.max, float(pay))
-            slider.value = float(pay)
-        self._focus(category)
-        self.refresh()
-
-    def _on_slider(self, category: str, value: float) -> None:
-        if self._sync.on:
-            return
-        with self._sync():
-            self.boxes[category].value = slider_text(value)
-        self.notes[category].value = ""
-        self._focus(category)
-        self.refresh()
-
     def _focus(self, category: str) -> None:
         self.focus = category
         words = category.replace("_", " ")
         self.solve.description = f"solve the {words} pay"
         self.draw.description = f"draw the house edge against the {words} pay"
 
-    # --- requests ------------------------------------------------------------------------
-
-    def refresh(self) -> None:
-        """Recompute for the boxes' current values (coalesced: the last request wins)."""
-        self.worker.submit(self._compute)
-
-    def wait(self, timeout: float | None = 600) -> bool:
-        """Block until every change and action so far is on screen; False on timeout."""
-        return self.worker.wait(timeout)
-
-    def close(self) -> None:
-        self.worker.close()
-        self.widget.close()
-
     # --- work (the worker thread) ------------------------------------------------------
-
-    def current(self) -> tuple[PayTable | None, str]:
-        """The table the boxes describe, or None and what is wrong with it."""
-        pays: dict[str, Fraction] = {}
-        wrong: list[str] = []
-        for c, box in self.boxes.items():
-            try:
-                pays[c] = as_fraction(box.value)
-            except (ValueError, ZeroDivisionError):
-                wrong.append(c.replace("_", " "))
-        if wrong:
-            return None, f"not a number: {', '.join(wrong)}"
-        try:
-            return self.start.with_pays(pays), ""
-        except PayTableError as e:
-            return None, str(e).split(": ", 1)[-1]
 
     def _compute(self) -> None:
         table, problem = self.current()
@@ -285,15 +214,10 @@ class GamePanel:
         self._say(f"drawn: {len(pays)} exact solves")
 
     def _solve(self) -> None:
-        table, problem = self.current()
-        if table is None:
-            self._say(error_html(f"cannot solve: {problem}"))
+        asked = self._target()
+        if asked is None:
             return
-        try:
-            target = parse_edge(self.target.value)
-        except (ValueError, ZeroDivisionError):
-            self._say(error_html(f"target edge {self.target.value!r} is not a number (e.g. 2%, 0.02 or 1/50)"))
-            return
+        table, target = asked
         c = self.focus
         self._say(f"solving the {c.replace('_', ' ')} pay for a house edge of {float(target):.4%} (a few solves) ...")
         try:

@@ -29,7 +29,6 @@ import base64
 import threading
 import time
 from collections.abc import Iterable
-from fractions import Fraction
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -43,15 +42,16 @@ from analysis.engine.variants import CALL_MULTIPLES, OWN, QUALIFIERS, Engines, q
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, shipped_games
-from analysis.model.numbers import as_fraction, shown
-from analysis.model.paytable import PayTable, PayTableError, PayTableSpec
+from analysis.model.numbers import shown
+from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.model.rules import PAYS_ON, PRESETS, Rules, parse_qualifier, qualifier_text
 from analysis.parallel.options import RunOptions
 from analysis.report.build import REPORT_STRATEGIES, build_report
 from analysis.sidebets.bet import shipped_sidebets
 from analysis.strategy.registry import strategy_named
 from analysis.tuning.game_panel import GamePanel
-from analysis.tuning.inputs import Quiet, file_stem, parse_edge, slider_range, slider_text, typed_pay
+from analysis.tuning.inputs import file_stem
+from analysis.tuning.pay_rows import PayRows
 from analysis.tuning.side_tab import SideBetTab
 from analysis.tuning.sweeps import Sweeps
 from analysis.tuning.tuner import Tuner
@@ -73,7 +73,7 @@ def _one_of(parameter: str, value: object, allowed: Iterable[object]) -> None:
         raise InputError(f"tuning panel: {parameter} {shown(value)} is not one of: {', '.join(map(str, choices))}")
 
 
-class TuningPanel:
+class TuningPanel(PayRows):
     """The widgets and their wiring (see the module docstring). ``widget`` is what is shown;
     ``result`` the last good :class:`GameResult`; :meth:`wait` blocks until the screen shows
     the last change (tests, benches)."""
@@ -120,7 +120,6 @@ class TuningPanel:
         self.instant: GameResult | None = None  # the last result when it came from the focused pay's curve
         self._starts: dict[tuple[Rules, str, str], GameResult] = {}
         self._shown: tuple[Any, ...] | None = None  # what the main figures on screen are of
-        self._sync = Quiet()  # widgets set by the panel itself (a box from its slider...) trigger nothing
         self.saved: Path | None = None  # the last CSV saved
         self.report_paths: tuple[Path, ...] | None = None  # the last report's files
         self._build(game, strategy, pays_on, variant_rules(game, rank, call_multiple), Path(out_dir))
@@ -146,22 +145,7 @@ class TuningPanel:
         self.pays_on.style.button_width = "4.5em"
         self.strategy = w.Dropdown(options=list(STRATEGY_CHOICES), value=strategy, description="strategy", **labels)
         self.side_bet = w.Dropdown(options=side_bet_choices(game), value="", description="side bet", **labels)
-        self.boxes: dict[str, w.Text] = {}
-        self.sliders: dict[str, w.FloatSlider] = {}
-        self.notes: dict[str, w.HTML] = {}
-        rows = []
-        for c in reversed(CATEGORIES):
-            pay = self.start.pays[c]
-            top, step = slider_range(pay)
-            box = w.Text(value=str(pay), continuous_update=False, layout=w.Layout(width="11em"))
-            box.add_class(f"tp-pay-{c}")
-            slider = w.FloatSlider(value=float(pay), min=0, max=top, step=step, readout=False)
-            note = w.HTML()
-            box.observe(lambda ch, c=c: self._on_box(c, ch["new"]), "value")
-            slider.observe(lambda ch, c=c: self._on_slider(c, ch["new"]), "value")
-            self.boxes[c], self.sliders[c], self.notes[c] = box, slider, note
-            label = w.Label(c.replace("_", " "), layout=w.Layout(width="9em", min_width="9em"))
-            rows.append(w.HBox([label, box, slider, note]))
+        rows = self._pay_rows(reversed(CATEGORIES))
         for control in (self.game, self.qualifier, self.call_multiple, self.pays_on, self.strategy, self.side_bet):
             control.observe(self._on_control, "value")
         self.status = w.HTML()
@@ -212,33 +196,6 @@ class TuningPanel:
 
     # --- events (the widgets' thread) ----------------------------------------------------
 
-    def _on_box(self, category: str, text: str) -> None:
-        if self._sync.on:
-            return
-        try:
-            pay = typed_pay(text)
-        except ValueError as e:
-            self.notes[category].value = error_html(str(e))
-            self.refresh()  # shows the message; the last good result stays
-            return
-        self.notes[category].value = ""
-        slider = self.sliders[category]
-        with self._sync():
-            slider.max = max(slider.max, float(pay))
-            slider.value = float(pay)
-        self._focus(category)
-        self.refresh()
-
-    def _on_slider(self, category: str, value: float) -> None:
-        if self._sync.on:
-            return
-        text = slider_text(value)
-        with self._sync():
-            self.boxes[category].value = text
-        self.notes[category].value = ""
-        self._focus(category)
-        self.refresh()
-
     def _on_control(self, change: dict[str, Any]) -> None:
         if change["owner"] is self.game:  # a new game starts with its own qualifier and call bet
             own = PRESETS[change["new"]]
@@ -255,37 +212,10 @@ class TuningPanel:
         self.focus = category
         self.solve.description = f"solve the {category.replace('_', ' ')} pay"
 
-    # --- requests ------------------------------------------------------------------------
-
-    def refresh(self) -> None:
-        """Recompute for the widgets' current values (coalesced: the last request wins)."""
-        self.worker.submit(self._compute)
-
-    def wait(self, timeout: float | None = 300) -> bool:
-        """Block until every change and action so far is on screen; False on timeout."""
-        return self.worker.wait(timeout)
-
-    def close(self) -> None:
-        self.worker.close()
-        self.widget.close()
-
     # --- work (the worker thread) ------------------------------------------------------
 
-    def current(self) -> tuple[PayTable | None, str]:
-        """The table the boxes describe, or None and what is wrong with it."""
-        pays: dict[str, Fraction] = {}
-        wrong: list[str] = []
-        for c, box in self.boxes.items():
-            try:
-                pays[c] = as_fraction(box.value)
-            except (ValueError, ZeroDivisionError):
-                wrong.append(c.replace("_", " "))
-        if wrong:
-            return None, f"not a number: {', '.join(wrong)}"
-        try:
-            return self.start.with_pays(pays, name=file_stem(self.name.value)), ""
-        except PayTableError as e:
-            return None, str(e).split(": ", 1)[-1]
+    def _table_name(self) -> str:
+        return file_stem(self.name.value)
 
     def rules(self) -> Rules:
         return variant_rules(self.game.value, parse_qualifier(self.qualifier.value), self.call_multiple.value)
@@ -368,15 +298,10 @@ class TuningPanel:
         return True
 
     def _solve(self) -> None:
-        table, problem = self.current()
-        if table is None:
-            self._say(error_html(f"cannot solve: {problem}"))
+        asked = self._target()
+        if asked is None:
             return
-        try:
-            target = parse_edge(self.target.value)
-        except (ValueError, ZeroDivisionError):
-            self._say(error_html(f"target edge {self.target.value!r} is not a number (e.g. 2%, 0.02 or 1/50)"))
-            return
+        table, target = asked
         c, rules = self.focus, self.rules()
         self._say(f"solving the {c.replace('_', ' ')} pay for a house edge of {float(target):.4%} ...")
         try:
