@@ -19,7 +19,8 @@ from analysis.model.game import shipped_games
 from analysis.model.paytable import PayTable
 from analysis.parallel.options import RunOptions
 from analysis.sidebets.returns import SideBetEngine
-from analysis.tuning.panel import TuningPanel, file_stem, parse_edge, tuning_panel
+from analysis.tuning.inputs import file_stem, parse_edge
+from analysis.tuning.panel import TuningPanel, tuning_panel
 from analysis.tuning.view import FIGURES, decimal_text, exact_text
 from exact_figures import HOLDEM_OPTIMAL_EDGE
 from served import time_limit
