@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.game)
         name, store_path = game.name, None
         env |= {"CASINO_OMAHA_APP_GAME": str(path.resolve()) if path.is_file() else args.game}
+        if args.store is not None:  # where the panel keeps each table's solve
+            env |= {"CASINO_OMAHA_STORE": str(Path(args.store).resolve())}
     command = [sys.executable, "-m", "analysis.tuning.serve", str(args.port), args.allow_origin or ""]
     with StopSignals() as signals:
         server = subprocess.Popen(command, env=env, start_new_session=True)  # its own group: no terminal signal

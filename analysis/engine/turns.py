@@ -68,21 +68,31 @@ def solve_turns(game: GameSpec, options: RunOptions | None = None) -> StreetFigu
     if not game.adds:
         raise InputError(f"{game.title}: its bets end the betting: solve it by streets (analysis.solve)")
     options = options or RunOptions(progress=False)
-    rules = game.rules
-    scale, ante, unit = turn_values(game)
-    classes = preflop_classes(rules)
-    flops = flop_classes(rules.deck, rules.suits)
+    flops = flop_classes(game.rules.deck, game.rules.suits)
     chunks = [flops[i : i + CHUNK] for i in range(0, len(flops), CHUNK)]
     folder = (options.root if options.root is not None else default_root()) / "turns"
     store = ResultStore.for_job("turns", turn_key(game), folder)
     sizes = {i: len(chunk) for i, chunk in enumerate(chunks)}
     todo = {i: (game, chunk) for i, chunk in enumerate(chunks)}
     run_into_store(store, _turn_shard, todo, sizes, f"{game.name}: every deal, exactly", options)
-    # per class of hole cards: the tables of its states by flop option and turn decision
-    sums = np.sum([_sums_from_json(store.read(i)) for i in range(len(chunks))], axis=0)
-    turn_bet = max((o.multiple for o in game.turn), default=0)
-    figures = _preflop(game, classes, sums, scale, ante, unit, turn_bet)
+    figures = _from_shards(game, [store.read(i) for i in range(len(chunks))])
     return replace(figures, store=store.path, checksum=store.checksum(list(range(len(chunks)))))
+
+
+def count_turns_here(game: GameSpec, threads: int | None = None) -> StreetFigures:
+    """``game`` counted and solved again in this process, no store read or written: an
+    independent recount of what the store holds (``verify``)."""
+    flops = flop_classes(game.rules.deck, game.rules.suits)
+    return _from_shards(game, [_turn_shard(game, flops[i : i + CHUNK], threads) for i in range(0, len(flops), CHUNK)])
+
+
+def _from_shards(game: GameSpec, shards: list[dict[str, Any]]) -> StreetFigures:
+    """The figures from the shards' class sums (per class of hole cards: the tables of its
+    states by flop option and turn decision), the pre-flop decision taken on them."""
+    scale, ante, unit = turn_values(game)
+    sums = np.sum([_sums_from_json(shard) for shard in shards], axis=0)
+    turn_bet = max((o.multiple for o in game.turn), default=0)
+    return _preflop(game, preflop_classes(game.rules), sums, scale, ante, unit, turn_bet)
 
 
 def turn_key(game: GameSpec) -> dict[str, object]:

@@ -74,7 +74,7 @@ def verify_streets(
             here.append(count_streets_here(game, options.threads))
         return here[0]
 
-    record(guarded("counted again", lambda: _counted_again(kept, counted())))
+    record(guarded("counted again", lambda: counted_again(kept, counted())))
     record(guarded("closed-form total", lambda: _closed_form(kept)))
     record(guarded("small-deck game tree", lambda: _game_tree(game)))
     record(guarded("Monte Carlo, optimal", lambda: _monte_carlo(counted(), hands, seed, options.threads or 1)))
@@ -84,7 +84,9 @@ def verify_streets(
     return Verification(game.name, store, kept.checksum, None, hands, seed, deck, tuple(checks))
 
 
-def _counted_again(kept: StreetFigures, here: StreetFigures) -> tuple[bool, str, str, str]:
+def counted_again(kept: StreetFigures, here: StreetFigures) -> tuple[bool, str, str, str]:
+    """The check that figures read from a result store equal the game counted again here
+    (the street and the turn engines' verification both run it)."""
     same = kept.counts == here.counts and kept.decisions == here.decisions
     return (
         same,

@@ -2,6 +2,8 @@
 solved on this machine and checked along paths independent of the turn kernel, each a
 :class:`~analysis.report.appendix.Check`, in the order they run (:data:`CHECKS`):
 
+* **counted again**: every flop class counted and solved again in this process, against the
+  result store the figures were read from;
 * **closed-form total**: the deals add up to C(n,2)·C(n-2,3)·(n-5)·(n-6)·C(n-7,2), the turn
   and the river in their order;
 * **wagers add up**: the ante and the bets, each on its own, sum to the game's result;
@@ -25,17 +27,17 @@ import numpy as np
 
 from analysis.counting.turn_tree import turn_tree
 from analysis.engine.streets import StreetFigures
-from analysis.engine.turns import solve_turns
+from analysis.engine.turns import count_turns_here, solve_turns
 from analysis.engine.wagers import wager_figures
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.appendix import Check, Verification
-from analysis.report.streets import street_figures_digest
+from analysis.report.street_verification import counted_again
 from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, on_small_deck, run_checks
 
 #: The checks' names, in the order they run.
-CHECKS = ("closed-form total", "wagers add up", "small-deck game tree", "published edges")
+CHECKS = ("counted again", "closed-form total", "wagers add up", "small-deck game tree", "published edges")
 #: The small deck the game tree is played on (10 cards: about 3 s).
 SMALL_DECK = ("TJQKA", "cd")
 #: Texas Hold'em Bonus's published house edges (Wizard of Odds; percent, to the printed digits).
@@ -56,6 +58,7 @@ def verify_turns(
     options = options or RunOptions(progress=False)
     f = solve_turns(game, options)
     steps = [
+        ("counted again", lambda: counted_again(f, count_turns_here(game, options.threads))),
         ("closed-form total", lambda: _closed_form(f)),
         ("wagers add up", lambda: _wagers(f)),
         ("small-deck game tree", lambda: _game_tree(game)),
@@ -63,7 +66,8 @@ def verify_turns(
     ]
     checks = run_checks(steps, on_check)
     deck = f"{SMALL_DECK[0]} in {SMALL_DECK[1]}"
-    return Verification(game.name, "solved in memory", street_figures_digest(f), None, hands, seed, deck, checks)
+    store = f.store.name if f.store is not None else "counted in memory"
+    return Verification(game.name, store, f.checksum, None, hands, seed, deck, checks)
 
 
 def _closed_form(f: StreetFigures) -> tuple[bool, str, str, str]:
