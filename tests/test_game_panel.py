@@ -149,6 +149,8 @@ def test_what_the_panel_refuses(tmp_path):
         tuning_panel("no-such-game")
     with pytest.raises(InputError, match="unknown game"):
         GamePanel("no-such-game")
+    with pytest.raises(InputError, match="qualifier must be a rank's text"):
+        GamePanel("ultimate-texas-holdem", qualifier=3)
     with pytest.raises(InputError, match="sweep_points must be a whole number from 2 to 50"):
         GamePanel("three-card-poker", sweep_points=1000)
     plain = game_from_document(doc(blind=False), "plain")  # even-money ante, no blind: no table

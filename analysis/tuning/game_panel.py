@@ -72,6 +72,10 @@ class GamePanel(PayRows):
             raise InputError(f"tuning panel: out_dir must be a folder (str or Path), got {shown(out_dir)}")
         if isinstance(sweep_points, bool) or not isinstance(sweep_points, int) or not 2 <= sweep_points <= 50:
             raise InputError(f"tuning panel: sweep_points must be a whole number from 2 to 50: {shown(sweep_points)}")
+        if not isinstance(qualifier, str):
+            raise InputError(
+                f"tuning panel: qualifier must be a rank's text such as '3', 'none' or 'own', got {shown(qualifier)}"
+            )
         spec = game if isinstance(game, GameSpec) else load_game(game)
         if qualifier != "own":
             spec = spec.with_qualifier(qualifier)
