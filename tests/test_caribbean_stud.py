@@ -367,8 +367,9 @@ def test_sidebet_takes_the_meter_of_a_game_without_a_board(cli, tmp_path):
     want = analyse_progressive(StreetSideBets(analysis.solve(path)), "caribbean-jackpot", 1, 250_000, "separate")
     assert got["long_run_return_exact"] == str(want.long_run_return) and got["meter"] == 250_000
     assert got["return_per_unit_of_meter"] == float(want.slope) and got["break_even_meter_exact"] == "0"
+    # on 24 cards a royal flush is common: no flush pay brings the return down to 90%
     run = cli("sidebet", "--game", path, "--bet", "caribbean-jackpot", "--target", "0.9", "--vary", "flush")
-    assert run.returncode == 2 and "--target: a side bet's pay solve is for the one-decision games so far" in run.stderr
+    assert run.returncode == 2 and "target return 90.0000% is out of reach" in run.stderr
     # the par sheet of a game that ships a progressive shows it at its seed
     run = cli("report", "--game", path, "--out", tmp_path / "sheet")
     assert run.returncode == 0, run.stderr

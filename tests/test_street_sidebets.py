@@ -105,5 +105,17 @@ def test_a_bet_lost_on_a_fold_counts_the_folds_and_first_six_bets_are_refused(tm
 def test_the_sidebet_command_takes_ultimate_texas_holdem(cli):
     out = cli("sidebet", "--bet", "trips", "--format", "json", "--no-progress").json()
     assert out["game"] == "ultimate-texas-holdem" and out["house_edge_exact"] == "48987/2572780"
-    refused = cli("sidebet", "--bet", "trips", "--target", "0.95", "--vary", "flush")
-    assert refused.returncode == 2 and "--target" in refused.stderr
+    # the flush pay for a return of 97%: the root of the return's straight line in that pay,
+    # exact, with the whole-number pays either side (6, the published table, returns 1 - the edge)
+    solved = cli("sidebet", "--bet", "trips", "--target", "0.97", "--vary", "flush", "--format", "json").json()
+    rows = solved["solutions"]
+    exact = next(Fraction(r["pays_exact"]) for r in rows if not r["whole_number"])
+    assert [Fraction(r["pays_exact"]) for r in rows] == [5, exact, 6]
+    assert Fraction(rows[1]["return_exact"]) == Fraction(97, 100)
+    assert Fraction(rows[2]["return_exact"]) == 1 - Fraction(48987, 2572780)
+    figures = solve_streets(load_game("ultimate-texas-holdem"))  # read back from its store
+    trips = SideBet.load("trips")
+    at = {pay: street_side_bet(figures, trips.with_pays({"flush": pay})).exact.player_return for pay in (5, 6)}
+    assert exact == 5 + (Fraction(97, 100) - at[5]) / (at[6] - at[5])  # on the line through 5 and 6
+    refused = cli("sidebet", "--bet", "trips", "--target", "0.97", "--vary", "royal_flush", "--bounds", "0", "1")
+    assert refused.returncode == 2 and "out of reach" in refused.stderr

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from analysis.sidebets.bet import SideBet
-    from analysis.sidebets.result import SideBetResult
+    from analysis.sidebets.result import PricesSideBets, SideBetResult
 
 NAME = "sidebet"
 
@@ -93,28 +93,43 @@ def _multi_street(name: str) -> bool:
     return name not in PRESETS and not load_game(name).single_decision
 
 
-def _street_bet(args: argparse.Namespace, bet: SideBet) -> tuple[SideBetResult, dict[str, Any]]:
-    """A side bet on a multi-street game: priced on its exact solve (optimal strategy)."""
+def _street_bet(args: argparse.Namespace, bet: SideBet) -> tuple[SideBetResult, dict[str, Any]] | tuple[None, None]:
+    """A side bet on a multi-street game: priced on its exact solve (optimal strategy), with
+    its pay solve and meter."""
     from analysis.engine.no_board import NoBoardFigures
     from analysis.engine.solve import solve
     from analysis.engine.streets import StreetFigures
-    from analysis.sidebets.street_bets import street_side_bet
+    from analysis.sidebets.street_bets import StreetSideBets, street_side_bet
 
-    if args.target is not None:
-        raise InputError("--target: a side bet's pay solve is for the one-decision games so far")
     game = game_for(args)
     figures = solve(game, options=options_for(args))
     if not isinstance(figures, (StreetFigures, NoBoardFigures)):  # a game without a dealer is refused before
         raise InputError(f"{game.title} has no dealer: its [pays] table is the game; a side bet needs a dealer's hand")
+    bets = StreetSideBets(figures)
+    if args.target is not None:
+        _print_pay_solve(args, bet, bets, "separate")
+        return None, None
     result = street_side_bet(figures, bet, args.stake, args.meter)
     out: dict[str, Any] = result.summary() | {"lines": result.table.to_dict(orient="records")}
     if bet.meter is not None:
         from analysis.sidebets.progressive import analyse_progressive
-        from analysis.sidebets.street_bets import StreetSideBets
 
-        progressive = analyse_progressive(StreetSideBets(figures), bet, args.stake, args.meter, "separate")
-        out["progressive"] = progressive.summary()
+        out["progressive"] = analyse_progressive(bets, bet, args.stake, args.meter, "separate").summary()
     return result, out
+
+
+def _print_pay_solve(args: argparse.Namespace, bet: SideBet, bets: PricesSideBets, strategy: str) -> None:
+    """The pay of ``--vary`` for the ``--target`` return, exact, and the whole numbers beside it."""
+    from analysis.sidebets.tuning import solve_side_bet
+
+    frame = solve_side_bet(bets, bet, args.target, args.vary, tuple(args.bounds), args.stake, args.meter, strategy)
+    if args.format == "json":
+        print_json({"game": args.game, "bet": bet.name, "solutions": frame.to_dict(orient="records")})
+    else:
+        print(f"{bet.name} on {args.game}: {args.vary} for a return of {float(args.target):.4%}")
+        print(frame.drop(columns=["pays_exact", "return_exact"]).to_string(index=False))
+        for pay, ret in zip(frame["pays_exact"], frame["return_exact"]):
+            print(f"exact: {args.vary} pays {pay} -> return {ret}")
 
 
 def _one_decision_bet(
@@ -126,16 +141,7 @@ def _one_decision_bet(
     strategy = args.strategy or "joint"
     bets = SideBetEngine(engine_for(args), args.paytable, args.pays_on)
     if args.target is not None:
-        from analysis.sidebets.tuning import solve_side_bet
-
-        frame = solve_side_bet(bets, bet, args.target, args.vary, tuple(args.bounds), args.stake, args.meter, strategy)
-        if args.format == "json":
-            print_json({"game": args.game, "bet": bet.name, "solutions": frame.to_dict(orient="records")})
-        else:
-            print(f"{bet.name} on {args.game}: {args.vary} for a return of {float(args.target):.4%}")
-            print(frame.drop(columns=["pays_exact", "return_exact"]).to_string(index=False))
-            for pay, ret in zip(frame["pays_exact"], frame["return_exact"]):
-                print(f"exact: {args.vary} pays {pay} -> return {ret}")
+        _print_pay_solve(args, bet, bets, strategy)
         return None, None
     result = bets.evaluate(bet, args.stake, args.meter, strategy)
     out: dict[str, Any] = result.summary() | {"lines": result.table.to_dict(orient="records")}

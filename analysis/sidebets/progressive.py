@@ -21,26 +21,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
 
 import pandas as pd
 
 from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import NumberLike, as_fraction
 from analysis.sidebets.bet import Meter, SideBet, SideBetSpec
-from analysis.sidebets.result import SideBetResult
+from analysis.sidebets.result import PricesSideBets, SideBetResult
 
 #: Steps of the exact break-even search before giving up (decisions keep changing).
 MAX_STEPS = 50
-
-
-class PricesSideBets(Protocol):
-    """What prices a side bet at a meter: a one-decision game's :class:`~analysis.sidebets.returns.SideBetEngine`, or a
-    solved game of any other shape (:class:`~analysis.sidebets.street_bets.StreetSideBets`)."""
-
-    def evaluate(
-        self, bet: SideBetSpec, stake: NumberLike = 1, meter: NumberLike | None = None, strategy: str = ...
-    ) -> SideBetResult: ...
 
 
 @dataclass

@@ -7,13 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
 
 from analysis.engine.solve import Solved
+from analysis.model.numbers import NumberLike
 from analysis.model.rules import Rules
-from analysis.sidebets.bet import SideBet
+from analysis.sidebets.bet import SideBet, SideBetSpec
 
 
 @dataclass(frozen=True)
@@ -127,3 +129,13 @@ def combined_figures(
     return CombinedFigures(
         house_edge=-ev, average_wager=wager, per_unit_wagered=-ev / wager, standard_deviation=sqrt(ev2 - ev**2)
     )
+
+
+class PricesSideBets(Protocol):
+    """What prices a side bet (at a meter, with a pay changed): a one-decision game's
+    :class:`~analysis.sidebets.returns.SideBetEngine`, or a solved game of any other shape
+    (:class:`~analysis.sidebets.street_bets.StreetSideBets`)."""
+
+    def evaluate(
+        self, bet: SideBetSpec, stake: NumberLike = 1, meter: NumberLike | None = None, strategy: str = ...
+    ) -> SideBetResult: ...

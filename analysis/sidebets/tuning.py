@@ -6,7 +6,8 @@ same, so the exact pay is the root of that straight line. For a forfeited bet pl
 ``joint`` the decisions move with the pay: the bet's exact curve
 (:class:`analysis.sidebets.curve.SideBetCurve`) gives the return at any pay by a search, and
 the root on its piece. The return never falls when a pay rises, so the whole numbers below
-and above the exact pay bracket the target.
+and above the exact pay bracket the target. A game of any other shape prices the bet on its
+solve (:class:`~analysis.sidebets.street_bets.StreetSideBets`), the decisions its own.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ from analysis.model.errors import InputError, SolveError
 from analysis.model.numbers import NumberLike, as_bounds, as_fraction
 from analysis.sidebets.bet import SideBet, SideBetSpec
 from analysis.sidebets.curve import SideBetCurve
-from analysis.sidebets.result import SideBetResult
+from analysis.sidebets.result import PricesSideBets, SideBetResult
 from analysis.sidebets.returns import SideBetEngine
 
 
 def solve_side_bet(
-    bets: SideBetEngine,
+    bets: PricesSideBets,
     bet: SideBetSpec,
     target_return: NumberLike,
     vary: str,
@@ -53,7 +54,8 @@ def solve_side_bet(
         return bets.evaluate(bet.with_pays({vary: pay}, name=f"{bet.name} ({vary} {pay})"), stake, meter, strategy)
 
     # a forfeited bet played joint moves the decisions with the pay: its exact curve answers at once
-    curve = SideBetCurve(bets, bet, vary, stake, meter) if bet.forfeit and strategy == "joint" else None
+    joint = bet.forfeit and strategy == "joint"
+    curve = SideBetCurve(bets, bet, vary, stake, meter) if joint and isinstance(bets, SideBetEngine) else None
 
     def side_return(pay: Fraction) -> Fraction:
         return curve.at(pay).side_return if curve is not None else play(pay).exact.player_return
