@@ -203,17 +203,16 @@ class GamePanel(PayRows):
             {Fraction(top * i / (self.sweep_points - 1)).limit_denominator(1000) for i in range(self.sweep_points)}
             | {table.pays[c]}
         )
-        rows = []
+        edges: dict[Fraction, Fraction] = {}
         for k, pay in enumerate(pays):
             if self.worker.superseded():
                 self._say("the drawing stopped: a newer change came first")
                 return
             self._say(f"drawing the {c.replace('_', ' ')} pay: point {k + 1} of {len(pays)} ...")
-            s = self.tuner.evaluate(table.with_pays({c: pay})).exact.summary()
-            rows.append({c: float(pay), "house_edge": s["house_edge"]})
-        edge = self.tuner.evaluate(table).exact.house_edge
+            edges[pay] = self.tuner.evaluate(table.with_pays({c: pay})).exact.house_edge
+        frame = pd.DataFrame({c: [float(p) for p in edges], "house_edge": [float(e) for e in edges.values()]})
         played = "optimal play re-solved at each point"
-        self.plot.value = sweep_png(pd.DataFrame(rows), c, table.pays[c], edge, "optimal", played)
+        self.plot.value = sweep_png(frame, c, table.pays[c], edges[table.pays[c]], "optimal", played)
         self.plot.layout.visibility = "visible"
         self._say(f"drawn: {len(pays)} exact solves")
 
@@ -285,20 +284,7 @@ def _return_table_html(result: Figures) -> str:
     t = return_table(result.outcomes(), play="play")
     cells = "".join(
         "<tr>" + "".join(f"<td>{escape(f'{v:,}' if isinstance(v, int) else str(v))}</td>" for v in row) + "</tr>"
-        for row in t[
-            [
-                "betting ended",
-                "play bet",
-                "player's final hand",
-                "dealer",
-                "deals",
-                "probability (exact)",
-                "net result (exact)",
-            ]
-        ].itertuples(index=False)
+        for row in t[list(RETURN_COLUMNS)].itertuples(index=False)
     )
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in ("betting ended", "play bet", "player's final hand", "dealer", "deals", "probability", "net (antes)")
-    )
+    head = "".join(f"<th>{escape(h)}</th>" for h in RETURN_COLUMNS.values())
     return f"{STYLE}<table class='tp-table tp-returns'><tr>{head}</tr>{cells}</table>"
