@@ -14,16 +14,20 @@ import numpy as np
 import pytest
 
 import analysis
+from analysis.counting.enumeration import single_state
+from analysis.counting.streets import count_turns, preflop_classes
 from analysis.counting.turn_tree import turn_tree
-from analysis.engine.turns import solve_turns
+from analysis.engine.turns import solve_turns, turn_values
 from analysis.engine.wagers import wager_figures
 from analysis.hands.evaluate import best_strength, category_of
+from analysis.model.cards import format_cards, parse_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game
 from analysis.report import turn_verification
-from analysis.report.turn_examples import flop_evs, turn_examples
+from analysis.report.turn_examples import turn_examples
 from analysis.report.turn_verification import CHECKS
+from analysis.strategy.street_advice import advise_street, flop_evs, turn_sums
 
 #: Texas Hold'em Bonus on ten to ace in two suits.
 SMALL_BONUS = {
@@ -182,10 +186,48 @@ def test_the_commands_that_take_it_and_the_one_line_of_those_that_do_not(cli, tm
     assert "every bet stays in action to the showdown" in text and "played to the showdown" in text
     advice = cli("advise", "--game", "texas-holdem-bonus", "2d 3c", "--format", "json").json()
     assert advice["best"] == "fold" and Fraction(advice["evs"]["bet 2"]) == Fraction(-275527229, 238360500)
-    for command in (["simulate"], ["advise", "As Ks", "--flop", "2c 3d 4h"]):
-        run = cli(*command, "--game", "texas-holdem-bonus")
-        assert run.returncode == 2 and "Texas Hold'em Bonus's bets add up:" in run.stderr, command
-        assert len(run.stderr.splitlines()) == 1
+    run = cli("simulate", "--game", "texas-holdem-bonus")
+    assert run.returncode == 2 and "Texas Hold'em Bonus's bets add up:" in run.stderr
+    assert len(run.stderr.splitlines()) == 1
+    at_turn = cli(
+        "advise", "As Kd", "--board", "Qs Jd 2c 7h", "--taken", "bet 2, check", "--game", "texas-holdem-bonus"
+    )
+    assert at_turn.returncode == 0, at_turn.stderr
+    assert "(turn decision; 2 antes bet so far, in the EVs)" in at_turn.stdout and "<- best" in at_turn.stdout
+    for board, taken, message in (
+        ("Qs Jd 2c 7h 8h", None, "decides at the flop (3 board cards) and at the turn (4), not with 5"),
+        ("Qs Jd 2c 7h", "bet 3", "'bet 3' is not an option of the preflop that goes on (bet 2)"),
+        ("Qs Jd 2c", "bet 2, check", "at most 1 earlier option(s) at this point, not 2"),
+    ):
+        run = cli(
+            "advise", "As Kd", "--board", board, *(["--taken", taken] if taken else []), "--game", "texas-holdem-bonus"
+        )
+        assert run.returncode == 2 and message in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
+
+
+def test_advice_after_the_flop_equals_the_turn_kernel_on_the_full_deck():
+    # one state of the full deck counted by the kernel (every turn/river pair in both orders,
+    # the turn bet where the margin over its rivers is above 0) against the advice, whose
+    # numbers come from the evaluator hand by hand: the flop EVs equal to the last digit, and
+    # the turns the advice bets are those the kernel bets
+    game = load_game("texas-holdem-bonus")
+    hole, flop = parse_cards("As Kd"), parse_cards("Qs Jd 2c")
+    tables = count_turns(single_state(game.rules, hole, flop), preflop_classes(game.rules)).turn[0].astype(np.int64)
+    scale, ante, unit = turn_values(game)
+    deals = int(tables.sum())
+    advice = advise_street(game, "As Kd", "Qs Jd 2c")
+    assert advice.street == "flop" and advice.bets == 2
+    for option, multiple in (("check", 0), ("bet 1", 1)):
+        value = int(tables.sum(axis=0) @ (ante + (2 + multiple) * unit)) + int(tables[1] @ unit)
+        assert advice.evs[option] == Fraction(value, scale * deals)
+    turns = [c for c in game.rules.deck if c not in hole + flop]
+    bet = [t for t in turns if advise_street(game, "As Kd", format_cards([*flop, t])).best == "bet 1"]
+    assert 0 < len(bet) < len(turns)
+    # the kernel adds each turn/river pair once as each order, to the table of its turn's
+    # decision: its bet table holds every river and dealer hand of the turns the advice bets
+    sums = {t: turn_sums(game, tuple(hole), (*flop, t)) for t in bet}
+    assert int(tables[1].sum()) == sum(hands for _, _, hands in sums.values())
+    assert int(tables[1] @ unit) == scale * sum(sign for _, sign, _ in sums.values())
 
 
 def test_each_worked_example_is_played_as_the_strategy_plays_it():
@@ -222,6 +264,6 @@ def test_each_worked_example_is_played_as_the_strategy_plays_it():
             assert x.net == game.settlement.net(category, True, (mine > theirs) - (mine < theirs), bets)
     hole = (game.rules.deck[0], game.rules.deck[3])
     flops = list(combinations([c for c in game.rules.deck if c not in hole], 3))
-    best = sum((max(flop_evs(figures, hole, f, 2)[0].values()) for f in flops), Fraction(0)) / len(flops)
+    best = sum((max(flop_evs(game, hole, f, 2)[0].values()) for f in flops), Fraction(0)) / len(flops)
     row = figures.preflop.iloc[int(figures.classes.of(np.array([hole]), game.rules)[0])]
     assert best == row["EV(bet 2)"]

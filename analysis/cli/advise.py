@@ -28,13 +28,15 @@ def add_parser(sub: Subparsers) -> None:
         "--board",
         default=None,
         metavar="CARDS",
-        help="a multi-street game at the river: the five board cards; a game without a dealer: those turned so far",
+        help="a multi-street game at the river: the five board cards (a game whose bets add up: the four at the "
+        "turn); a game without a dealer: those turned so far",
     )
     p.add_argument(
         "--taken",
         default=None,
         metavar="OPTIONS",
-        help='a game without a dealer: the options taken at the earlier decisions, e.g. "bet 1, bet 3"',
+        help="the options taken at the earlier decisions, a game without a dealer or one whose bets add up, "
+        'e.g. "bet 1, bet 3"',
     )
     p.add_argument(
         "--up",
@@ -121,8 +123,10 @@ def run_streets(args: argparse.Namespace) -> int:
         from analysis.cli.hand_paid import run_advise
 
         return run_advise(args, game)
-    if args.taken is not None:
-        raise InputError("--taken is for the games without a dealer (the options taken at earlier decisions)")
+    if args.taken is not None and not game.adds:
+        raise InputError(
+            "--taken is for the games without a dealer or whose bets add up (the options taken at earlier decisions)"
+        )
     if game.no_board is not None:
         return _run_no_board(args, game)
     if args.up is not None:
@@ -130,14 +134,17 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
     board = args.board or args.flop or ""
-    if game.adds and board:
-        raise InputError(f"{game.title}'s bets add up: `advise` gives its decision before the flop so far")
+    taken = None if args.taken is None else tuple(t for t in args.taken.split(",") if t.strip())
     figures = None if board else solve_streets(game, RunOptions(root=args.store))
-    a = advise_street(game, args.hole, board, figures)
+    a = advise_street(game, args.hole, board, figures, taken=taken)
     if args.format == "json":
-        print_json({"game": a.game, "street": a.street, "hole": a.hole, "board": a.board, "evs": a.evs, "best": a.best})
+        print_json(
+            {"game": a.game, "street": a.street, "hole": a.hole, "board": a.board, "evs": a.evs, "best": a.best}
+            | ({"bets_made": a.bets} if game.adds else {})
+        )
         return 0
-    print(f"{game.title}: hole {a.hole}{', board ' + a.board if a.board else ''} ({a.street} decision)")
+    made = f"; {a.bets} antes bet so far, in the EVs" if game.adds and a.board else ""
+    print(f"{game.title}: hole {a.hole}{', board ' + a.board if a.board else ''} ({a.street} decision{made})")
     for option, ev in a.evs.items():
         mark = "  <- best" if option == a.best else ""
         print(f"  EV({option}) {float(ev):+.6f} antes  (exact {ev}){mark}")

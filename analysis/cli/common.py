@@ -349,8 +349,8 @@ def refuse_without_board(args: argparse.Namespace) -> None:
     if spec.adds and args.command in ADDING_NOT_YET:
         raise InputError(
             f"{spec.title}'s bets add up: `{args.command}` does not take such a game yet; `solve --game {game}` "
-            f"and `report --game {game}` give its exact figures, strategy and par sheet, `advise` a decision "
-            "before the flop, `tune` its ante table, `verify` its checks"
+            f"and `report --game {game}` give its exact figures, strategy and par sheet, `advise` the decision "
+            "before the flop, at the flop and at the turn, `tune` its ante table, `verify` its checks"
         )
     what = "no board" if spec.no_board is not None else "no dealer" if spec.hand_paid is not None else ""
     taken = (

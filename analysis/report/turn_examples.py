@@ -7,14 +7,14 @@ words, each decision with its options' exact EVs and the rule that settles it.
 The deals are the first of each case among random deals dealt with a fixed seed. Before the
 flop a deal takes its class of hole cards' decision (the solve's); at the flop and at the
 turn each option's EV is counted here from the deal's own cards, every card and dealer hand
-still to come enumerated (about two million hands at the flop), the turn played at its best.
+still to come enumerated (about two million hands at the flop), the turn played at its best
+(:func:`analysis.strategy.street_advice.flop_evs`, what `advise` gives).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from itertools import combinations
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from analysis.model.categories import CATEGORIES
 from analysis.model.game import Option
 from analysis.report.examples import SEED, ev_texts, hand_in_words, signed_antes
 from analysis.report.street_examples import StreetDecision, StreetExample
+from analysis.strategy.street_advice import flop_evs, turn_evs
 
 #: The most deals played (each past the pre-flop decision takes about a third of a second)
 #: and dealt before a case is given up.
@@ -107,14 +108,14 @@ def _play(figures: StreetFigures, cards: tuple[int, ...]) -> tuple[StreetExample
             ["fold"],
         )
     bets = int(choice.split()[1])
-    at_flop, turn_margins = flop_evs(figures, hole, flop, bets)
+    at_flop, turn_margins = flop_evs(game, hole, flop, bets)
     flop_choice = max(at_flop, key=lambda o: at_flop[o])
     decisions.append(StreetDecision("flop", at_flop, flop_choice, _words("At the flop", at_flop, flop_choice)))
     bets += _size(flop_choice)
-    turn_evs = _turn(figures, hole, flop, turn, bets, turn_margins)
-    turn_choice = max(turn_evs, key=lambda o: turn_evs[o])
+    at_turn = turn_evs(game, turn_margins[turn], bets)
+    turn_choice = max(at_turn, key=lambda o: at_turn[o])
     if game.turn:
-        decisions.append(StreetDecision("turn", turn_evs, turn_choice, _words("At the turn", turn_evs, turn_choice)))
+        decisions.append(StreetDecision("turn", at_turn, turn_choice, _words("At the turn", at_turn, turn_choice)))
     bets += _size(turn_choice)
     sign = (mine > theirs) - (mine < theirs)
     category = CATEGORIES[int(category_of([mine])[0])]
@@ -167,54 +168,3 @@ def _words(moment: str, evs: dict[str, Fraction], choice: str) -> str:
     texts = ev_texts(list(evs.values()))
     listed = ", ".join(f"EV({o}) {t}" for o, t in zip(evs, texts))
     return f"{moment}: {listed} antes: the player {_acts(choice) if choice != 'fold' else 'folds'}."
-
-
-def _sums(figures: StreetFigures, hole: tuple[int, ...], board4: tuple[int, ...]) -> tuple[Fraction, int, int]:
-    """Over every river and dealer hand left: the ante's summed net, the summed sign of the
-    player's hand against the dealer's (a win 1, a loss -1), and the number of hands."""
-    game = figures.game
-    rest = [c for c in game.rules.deck if c not in (*hole, *board4)]
-    pairs = np.array(list(combinations(rest, 2)))
-    mine = best_strength(np.array([[*hole, *board4, r] for r in rest]))
-    pays = game.ante_pays.pays if game.ante_pays is not None else {c: Fraction(1) for c in CATEGORIES}
-    ante, sign, hands = Fraction(0), 0, 0
-    for river, strength, category in zip(rest, mine.tolist(), category_of(mine).tolist()):
-        dealers = pairs[(pairs[:, 0] != river) & (pairs[:, 1] != river)]
-        theirs = best_strength(np.column_stack([dealers, np.tile([*board4, river], (len(dealers), 1))]))
-        wins, losses = int((theirs < strength).sum()), int((theirs > strength).sum())
-        ante += wins * Fraction(pays.get(CATEGORIES[category], 0)) - losses
-        sign += wins - losses
-        hands += len(dealers)
-    return ante, sign, hands
-
-
-def _turn(
-    figures: StreetFigures,
-    hole: tuple[int, ...],
-    flop: tuple[int, ...],
-    turn: int,
-    bets: int,
-    margins: dict[int, tuple[Fraction, int, int]],
-) -> dict[str, Fraction]:
-    """Each turn option's EV in antes (from here on, ante included) with ``bets`` made."""
-    ante, sign, hands = margins[turn]
-    return {
-        str(o): (ante + (bets + o.multiple) * sign) / Fraction(hands) for o in figures.game.turn or (Option("check"),)
-    }
-
-
-def flop_evs(
-    figures: StreetFigures, hole: tuple[int, ...], flop: tuple[int, ...], bets: int
-) -> tuple[dict[str, Fraction], dict[int, tuple[Fraction, int, int]]]:
-    """Each flop option's EV in antes, every turn played at its best; and per turn card the
-    sums (ante, sign, hands) over its rivers and dealer hands."""
-    game = figures.game
-    turn_bet = max((o.multiple for o in game.turn), default=0)
-    sums = {t: _sums(figures, hole, (*flop, t)) for t in game.rules.deck if t not in (*hole, *flop)}
-    evs = {}
-    for o in game.flop or (Option("check"),):
-        total = Fraction(0)
-        for ante, sign, hands in sums.values():
-            total += (ante + (bets + o.multiple) * sign + max(0, turn_bet * sign)) / Fraction(hands)
-        evs[str(o)] = total / len(sums)
-    return evs, sums
