@@ -39,5 +39,6 @@ def count_turns(
     flush: npt.NDArray[np.uint16],
     category: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint32],
+    bets: npt.NDArray[np.uint64],
     threads: int = 1,
 ) -> None: ...

@@ -129,3 +129,38 @@ def test_casino_holdem_through_the_street_engine_simulation_agrees():
 @pytest.mark.slow
 def test_casino_omaha_ultimate_simulation_agrees_with_the_exact_engine():
     check(figures_of("casino-omaha-ultimate"), 500_000, seed=18)
+
+
+def test_a_small_deck_whose_bets_add_up_agrees_and_a_wrong_turn_strategy_is_detected():
+    # Texas Hold'em Bonus on ten to ace in two suits: the kept turn decisions are looked up
+    # through each deal's suit map to its canonical state, so a wrong map or a wrong bit
+    # shows here; every turn decision flipped is caught
+    from test_turns import SMALL_BONUS
+
+    game = game_from_document(SMALL_BONUS, "small bonus")
+    figures = solve_streets(game, RunOptions(threads=2), keep_states=True)
+    assert figures.turn_bets is not None
+    check(figures, 400_000, seed=18)
+    deck = np.uint64(sum(1 << c for c in game.rules.deck))
+    flipped = replace(figures, turn_bets=figures.turn_bets ^ deck)
+    sim = simulate_streets(flipped, 400_000, seed=18)
+    assert sim.z is not None and abs(sim.z) > 20, sim.z
+    assert abs(rate_z(sim, figures)[("turn", "bet 1")]) > 20
+
+
+@pytest.mark.slow
+def test_texas_holdem_bonus_simulation_agrees_and_its_turn_decisions_are_the_advice():
+    from analysis.model.cards import format_cards
+    from analysis.strategy.street_advice import advise_street
+
+    figures = figures_of("texas-holdem-bonus")
+    check(figures, 1_000_000, seed=18)
+    # the kept turn decision of random deals (through their suit maps) against the advice,
+    # counted from the deal's own cards by the evaluator
+    d = deal(figures.game.rules, 40, np.random.default_rng(7))
+    kept = figures.turn_choice(d["player"], d["flop"], d["board"][:, 3])
+    for i in range(40):
+        board = format_cards(d["board"][i, :4].tolist())
+        advice = advise_street(figures.game, format_cards(d["player"][i].tolist()), board, taken=("bet 2", "check"))
+        assert kept[i] == (advice.best == "bet 1"), (d["player"][i], board)
+    assert 0 < kept.sum() < 40

@@ -329,9 +329,7 @@ def one_decision_only(args: argparse.Namespace) -> str:
 NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games", "field", "app")
 
 
-#: The commands that do not take a game whose bets add up (Texas Hold'em Bonus) yet.
-ADDING_NOT_YET = ("simulate",)
-#: ... and the commands that take a game without a dealer, beyond those.
+#: The commands that take a game without a dealer, beyond those.
 HAND_PAID_COMMANDS = ("tune", "verify")
 #: ... and a game without a board.
 BOARDLESS_COMMANDS = ("verify", "tune", "protect", "sidebet")
@@ -346,12 +344,6 @@ def refuse_without_board(args: argparse.Namespace) -> None:
     from analysis.model.game import load_game
 
     spec = load_game(game)
-    if spec.adds and args.command in ADDING_NOT_YET:
-        raise InputError(
-            f"{spec.title}'s bets add up: `{args.command}` does not take such a game yet; `solve --game {game}` "
-            f"and `report --game {game}` give its exact figures, strategy and par sheet, `advise` the decision "
-            "before the flop, at the flop and at the turn, `tune` its ante table, `verify` its checks"
-        )
     what = "no board" if spec.no_board is not None else "no dealer" if spec.hand_paid is not None else ""
     taken = (
         args.command in NO_BOARD_COMMANDS

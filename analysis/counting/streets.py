@@ -111,6 +111,7 @@ class TurnCounts:
     weight: np.ndarray  # states (int64)
     klass: np.ndarray  # states: pre-flop class of the hole cards (int64)
     turn: np.ndarray  # states x 2 (check, bet) x NCOLS6 (uint32)
+    bets: np.ndarray  # states: the turn cards on which it bets, bit c for card c (uint64)
 
 
 def count_turns(p: Prepared, classes: PreflopClasses, threads: int | None = None) -> TurnCounts:
@@ -119,7 +120,11 @@ def count_turns(p: Prepared, classes: PreflopClasses, threads: int | None = None
     if rules.qualifier_rank is not None:
         raise ValueError("count_turns: the dealer always qualifies in a game whose bets add up")
     out = np.zeros((len(p.holdings), 2 * NCOLS6), dtype=np.uint32)
-    _streets.count_turns(*p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, check_threads(threads))
+    bets = np.zeros(len(p.holdings), dtype=np.uint64)
+    _streets.count_turns(*p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, bets, check_threads(threads))
     return TurnCounts(
-        weight=p.weights.astype(np.int64), klass=classes.of(p.holdings, rules), turn=out.reshape(len(out), 2, NCOLS6)
+        weight=p.weights.astype(np.int64),
+        klass=classes.of(p.holdings, rules),
+        turn=out.reshape(len(out), 2, NCOLS6),
+        bets=bets,
     )

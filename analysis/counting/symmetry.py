@@ -139,11 +139,23 @@ def canonical_states(holes: np.ndarray, flops: np.ndarray, suits: Iterable[int])
     The canonical flop is the smallest image of the flop; among the permutations that
     give it, the canonical hole is the smallest image of the hole.
     """
+    flop_code, hole_code, _ = canonical_states_and_maps(holes, flops, suits)
+    return flop_code, hole_code
+
+
+def canonical_states_and_maps(
+    holes: np.ndarray, flops: np.ndarray, suits: Iterable[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`canonical_states` and, per row, a card map (52) that takes the state to its
+    canonical state: a card still to come maps with it (the turn card of a kept decision)."""
     perms = suit_permutations(suits)
     holes, flops = np.atleast_2d(holes), np.atleast_2d(flops)
     flop_img = np.array([colex_codes(p[flops]) for p in perms])  # perms x rows
     hole_img = np.array([colex_codes(p[holes]) for p in perms])
     flop_code = flop_img.min(axis=0)
     big = np.iinfo(np.int64).max
-    hole_code = np.where(flop_img == flop_code, hole_img, big).min(axis=0)
+    candidates = np.where(flop_img == flop_code, hole_img, big)
+    which = candidates.argmin(axis=0)
+    hole_code = candidates[which, np.arange(candidates.shape[1])]
+    return flop_code, hole_code, perms[which]
     return flop_code, hole_code

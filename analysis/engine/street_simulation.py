@@ -5,7 +5,9 @@ here from the game file's fields: hands are dealt at random, the river decision 
 by enumerating every dealer holding of the unseen cards with the batch evaluators (exact
 integer EV, ties to the option that risks less), and the dealt dealer hand is settled by
 this module's own settlement. Agreement within a few standard errors checks the engine's
-counts, its settlement (``GameSpec.showdown_values``) and its river kernel from outside.
+counts, its settlement (``GameSpec.showdown_values``) and its river kernel from outside. A
+game whose bets add up (Texas Hold'em Bonus) looks up its turn decisions too (the kernel's,
+kept per state) and settles every bet made to the showdown.
 """
 
 from __future__ import annotations
@@ -205,11 +207,47 @@ def _play(
     return result, folded
 
 
+def _play_adding(
+    figures: StreetFigures, settle: Settlement, d: dict[str, np.ndarray], decisions: dict[tuple[str, str], int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_play` for a game whose bets add up: the bets before the flop, at the flop and
+    at the turn all stay in action to the showdown."""
+    game, rules = figures.game, figures.game.rules
+    n = len(d["player"])
+    hole = d["player"].astype(np.int64)
+    bets = np.zeros(n, dtype=np.int64)
+    chosen = figures.preflop_choice(hole)
+    folded = np.array([o.kind == "fold" for o in chosen], dtype=bool)
+    bets += [o.multiple for o in chosen]
+    for o in game.preflop:
+        decisions[("preflop", str(o))] = decisions.get(("preflop", str(o)), 0) + sum(c == o for c in chosen)
+    rows = np.flatnonzero(~folded)
+    flop_opts = game.flop or (Option("check"),)
+    at_flop = figures.flop_choice(hole[rows], d["flop"][rows]).astype(np.int64)
+    bets[rows] += np.array([o.multiple for o in flop_opts], dtype=np.int64)[at_flop]
+    turn_bet = max((o.multiple for o in game.turn), default=0)
+    at_turn = figures.turn_choice(hole[rows], d["flop"][rows], d["board"][rows, 3])
+    bets[rows] += turn_bet * at_turn
+    for street, options, taken in (
+        ("flop", game.flop, [at_flop == i for i in range(len(game.flop))]),
+        ("turn", game.turn, [~at_turn, at_turn]),
+    ):
+        for o, mine in zip(options, taken):
+            decisions[(street, str(o))] = decisions.get((street, str(o)), 0) + int(mine.sum())
+    player = final_strengths(rules, d["player"], d["board"])
+    dealer = final_strengths(rules, d["dealer"], d["board"])
+    category = tables().category[player].astype(np.int64)
+    qualifies = dealer >= settle.qualifier
+    sign = np.sign(player - dealer)
+    return np.where(folded, settle.fold, settle.showdown(category, bets, qualifies, sign)), folded
+
+
 def simulate_streets(
     figures: StreetFigures, hands: int, seed: int, threads: int = 1, batch: int = 100_000
 ) -> StreetSimulation:
-    """Play ``hands`` random hands with the engine's pre-flop and flop decisions and this
-    module's own river decision and settlement; the engine's exact house edge beside it."""
+    """Play ``hands`` random hands with the engine's pre-flop and flop decisions (and a game
+    whose bets add up its turn decisions) and this module's own river decision and
+    settlement; the engine's exact house edge beside it."""
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
         raise InputError(f"hands must be a positive whole number, got {hands!r}")
     game = figures.game
@@ -221,7 +259,11 @@ def simulate_streets(
     done = 0
     while done < hands:
         n = min(batch, hands - done)
-        result, folded = _play(figures, settle, river, deal(game.rules, n, rng), decisions)
+        d = deal(game.rules, n, rng)
+        if game.adds:
+            result, folded = _play_adding(figures, settle, d, decisions)
+        else:
+            result, folded = _play(figures, settle, river, d, decisions)
         # exact integer sums: the mean and variance lose nothing to rounding
         total += int(result.sum())
         squares += int((result * result).sum())

@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import cached_property
 from math import lcm
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import pandas as pd
@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from analysis.counting.enumeration import prepare
 from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, StreetCounts, count_streets, preflop_classes
-from analysis.counting.symmetry import FlopClass, canonical_states
+from analysis.counting.symmetry import FlopClass, canonical_states_and_maps
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.model.cards import format_cards
@@ -121,6 +121,9 @@ class StreetFigures:
     #: canonical state keys (sorted) and the flop option each takes, when kept
     flop_keys: np.ndarray | None = field(default=None, repr=False)
     flop_options: np.ndarray | None = field(default=None, repr=False)
+    #: a game with a decision at the turn: per kept state, the turn cards it bets on (bit c
+    #: for card c of the canonical state)
+    turn_bets: np.ndarray | None = field(default=None, repr=False)
     #: the result store the figures were read from and its checksum (None: counted in this process)
     store: Path | None = None
     checksum: str | None = None
@@ -134,14 +137,29 @@ class StreetFigures:
     def flop_choice(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
         """Index into the game's flop options (or 0: check, for a game without a flop
         decision) of each (hole cards, flop) row pair; needs ``solve_streets(keep_states=True)``."""
-        if self.flop_keys is None or self.flop_options is None:
+        if self.flop_options is None:
             raise InputError("the flop decisions were not kept: solve with keep_states=True")
-        flop_code, hole_code = canonical_states(holes, flops, self.game.rules.suits)
+        return self.flop_options[self._kept_rows(holes, flops)[0]]
+
+    def turn_choice(self, holes: np.ndarray, flops: np.ndarray, turns: np.ndarray) -> np.ndarray:
+        """Whether each (hole cards, flop, turn card) bets at the turn, for a game with a
+        decision there; needs ``solve_streets(keep_states=True)``."""
+        if self.turn_bets is None:
+            raise InputError("the turn decisions were not kept: solve a game with a turn decision, keep_states=True")
+        rows, perms = self._kept_rows(holes, flops)
+        image = perms[np.arange(len(rows)), np.asarray(turns, dtype=np.int64)]  # the turn card in the kept state
+        return ((self.turn_bets[rows] >> image.astype(np.uint64)) & np.uint64(1)).astype(bool)
+
+    def _kept_rows(self, holes: np.ndarray, flops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The kept row of each (hole cards, flop) row pair, and the card map that takes it there."""
+        if self.flop_keys is None:
+            raise InputError("the flop decisions were not kept: solve with keep_states=True")
+        flop_code, hole_code, perms = canonical_states_and_maps(holes, flops, self.game.rules.suits)
         keys = state_keys(flop_code, hole_code)
         at = np.searchsorted(self.flop_keys, keys)
         if np.any(at >= len(self.flop_keys)) or np.any(self.flop_keys[np.minimum(at, len(self.flop_keys) - 1)] != keys):
             raise InputError("a state that is not in the game's deck")
-        return self.flop_options[at]
+        return at, perms
 
     def value(self, key: tuple[str, int, str, str]) -> Fraction:
         """Net result in antes of one outcome."""
@@ -269,16 +287,31 @@ class StreetJob:
             if done is not None:
                 done(len(p.flop_cards))
         if not keep:
-            return ShardCount(sums, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8))
-        return ShardCount(sums, np.concatenate(keys), np.concatenate(choices))
+            return ShardCount(sums, {})
+        return ShardCount(sums, {"keys": np.concatenate(keys), "options": np.concatenate(choices)})
 
 
 class ShardCount(NamedTuple):
-    """A shard's class sums and, when kept, each of its states' key and flop option."""
+    """A shard's class sums (anything with ``to_json``) and, when kept, arrays per state:
+    its key, its flop option and whatever else the game decides per state."""
 
-    sums: ClassSums
-    keys: np.ndarray
-    options: np.ndarray
+    sums: Any
+    kept: dict[str, np.ndarray]
+
+
+class KeepingJob(Protocol):
+    """A solve whose shards can keep each state's decisions (:func:`count_keeping_states`)."""
+
+    @property
+    def game(self) -> GameSpec: ...
+
+    def count(
+        self,
+        flops: list[FlopClass],
+        threads: int | None = None,
+        keep: bool = True,
+        done: Callable[[int], object] | None = None,
+    ) -> ShardCount: ...
 
 
 @dataclass
@@ -362,11 +395,9 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     if not isinstance(game, GameSpec):
         raise InputError(f"solve_streets: game must be a GameSpec (load_game), not {type(game).__name__}")
     if game.adds:  # bets that add up, a decision at the turn: counted by margins, in seconds
-        if keep_states:
-            raise InputError(f"{game.title}: the flop decisions of a game whose bets add up are not kept yet")
         from analysis.engine.turns import solve_turns
 
-        return solve_turns(game, options)
+        return solve_turns(game, options, keep_states)
     if game.no_board is not None or game.hand_paid is not None:
         raise InputError(f"{game.title} has no board or no dealer: solve it with analysis.solve, not by streets")
     job, v, rules = StreetJob(game), street_values(game), game.rules
@@ -377,7 +408,7 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     sizes = {i: len(flops) for i, flops in enumerate(plan)}
     if keep_states:
         kept = ArrayResults.for_job("streets-flop", job.key(), folder)
-        _count_keeping_states(job, plan, store, kept, sizes, options)
+        count_keeping_states(job, plan, store, kept, sizes, options)
     else:
         run_into_store(
             store,
@@ -393,8 +424,7 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
     figures = replace(_preflop(v, classes, sums), store=store.path, checksum=store.checksum(list(range(len(plan)))))
     if not keep_states:
         return figures
-    shards = [kept.read_arrays(i) for i in range(len(plan))]
-    return _with_flop_decisions(figures, [a["keys"] for a in shards], [a["options"] for a in shards])
+    return with_kept_decisions(figures, [kept.read_arrays(i) for i in range(len(plan))])
 
 
 def count_streets_here(game: GameSpec, threads: int | None = None) -> StreetFigures:
@@ -403,24 +433,26 @@ def count_streets_here(game: GameSpec, threads: int | None = None) -> StreetFigu
     job, v = StreetJob(game), street_values(game)
     classes = preflop_classes(game.rules)
     total = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
-    keys, choices = [], []
+    kept = []
     for flops in shard_plan(game.rules):
         shard = job.count(flops, threads)
         total += shard.sums
-        keys.append(shard.keys)
-        choices.append(shard.options)
-    return _with_flop_decisions(_preflop(v, classes, total), keys, choices)
+        kept.append(shard.kept)
+    return with_kept_decisions(_preflop(v, classes, total), kept)
 
 
-def _with_flop_decisions(figures: StreetFigures, keys: list[np.ndarray], options: list[np.ndarray]) -> StreetFigures:
-    """The figures with every state's flop option, by state key (the shards' in key order)."""
-    all_keys = np.concatenate(keys)
-    order = np.argsort(all_keys)
-    return replace(figures, flop_keys=all_keys[order], flop_options=np.concatenate(options)[order])
+def with_kept_decisions(figures: StreetFigures, shards: list[dict[str, np.ndarray]]) -> StreetFigures:
+    """The figures with every state's kept decisions (the shards' ``keys``, ``options`` and,
+    for a decision at the turn, ``turns``), in state key order."""
+    keys = np.concatenate([a["keys"] for a in shards])
+    order = np.argsort(keys)
+    turns = np.concatenate([a["turns"] for a in shards])[order] if shards and "turns" in shards[0] else None
+    options = np.concatenate([a["options"] for a in shards])[order]
+    return replace(figures, flop_keys=keys[order], flop_options=options, turn_bets=turns)
 
 
-def _count_keeping_states(
-    job: StreetJob,
+def count_keeping_states(
+    job: KeepingJob,
     plan: list[list[FlopClass]],
     store: ResultStore,
     kept: ArrayResults,
@@ -449,7 +481,7 @@ def _count_keeping_states(
             shard = job.count(plan[i], options.threads, done=bar.update)
             if store.size(i) < sizes[i]:
                 store.write(i, shard.sums.to_json(), sizes[i])
-            kept.write_arrays(i, sizes[i], keys=shard.keys, options=shard.options)
+            kept.write_arrays(i, sizes[i], **shard.kept)
 
 
 def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> StreetFigures:

@@ -14,7 +14,8 @@ has the shape of every multi-street game's (:class:`~analysis.engine.streets.Str
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -26,15 +27,16 @@ from scipy import sparse
 from analysis.counting.enumeration import prepare
 from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, count_turns, preflop_classes
 from analysis.counting.symmetry import FlopClass, flop_classes
-from analysis.engine.streets import StreetFigures
+from analysis.engine.streets import ShardCount, StreetFigures, count_keeping_states, with_kept_decisions
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
 from analysis.model.game import GameSpec, Option
+from analysis.model.outcomes import colex_codes, state_keys
 from analysis.model.settlement import SIGNS
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import default_root
-from analysis.store.result_store import ResultStore
+from analysis.store.result_store import ArrayResults, ResultStore
 from analysis.store.runs import run_into_store
 
 #: Flop classes counted at a time (bounds the memory of one kernel call): one shard of the
@@ -60,11 +62,13 @@ def turn_values(game: GameSpec) -> tuple[int, np.ndarray, np.ndarray]:
     )
 
 
-def solve_turns(game: GameSpec, options: RunOptions | None = None) -> StreetFigures:
+def solve_turns(game: GameSpec, options: RunOptions | None = None, keep_states: bool = False) -> StreetFigures:
     """The optimal strategy of a game whose bets add up, and its exact figures. The class
     sums of each shard of flop classes are kept in a result store (``turns/`` under the
     store root): a run resumes an interrupted one, a solved game is read back, and the
-    shards run on the options' cluster when there is one."""
+    shards run on the options' cluster when there is one. With ``keep_states`` every
+    state's flop option and the turn cards it bets on are given too (for simulation),
+    counted once in this process and kept beside the sums."""
     if not game.adds:
         raise InputError(f"{game.title}: its bets end the betting: solve it by streets (analysis.solve)")
     options = options or RunOptions(progress=False)
@@ -73,10 +77,17 @@ def solve_turns(game: GameSpec, options: RunOptions | None = None) -> StreetFigu
     folder = (options.root if options.root is not None else default_root()) / "turns"
     store = ResultStore.for_job("turns", turn_key(game), folder)
     sizes = {i: len(chunk) for i, chunk in enumerate(chunks)}
-    todo = {i: (game, chunk) for i, chunk in enumerate(chunks)}
-    run_into_store(store, _turn_shard, todo, sizes, f"{game.name}: every deal, exactly", options)
+    if keep_states:
+        kept = ArrayResults.for_job("turns-flop", turn_key(game), folder)
+        count_keeping_states(TurnJob(game), chunks, store, kept, sizes, options)
+    else:
+        todo = {i: (game, chunk) for i, chunk in enumerate(chunks)}
+        run_into_store(store, _turn_shard, todo, sizes, f"{game.name}: every deal, exactly", options)
     figures = _from_shards(game, [store.read(i) for i in range(len(chunks))])
-    return replace(figures, store=store.path, checksum=store.checksum(list(range(len(chunks)))))
+    figures = replace(figures, store=store.path, checksum=store.checksum(list(range(len(chunks)))))
+    if not keep_states:
+        return figures
+    return with_kept_decisions(figures, [kept.read_arrays(i) for i in range(len(chunks))])
 
 
 def count_turns_here(game: GameSpec, threads: int | None = None) -> StreetFigures:
@@ -111,27 +122,62 @@ def turn_key(game: GameSpec) -> dict[str, object]:
     }
 
 
+@dataclass(frozen=True)
+class TurnSums:
+    """One shard's sums: per class of hole cards, the tables of its states by the flop option
+    they take and their turn decision (check, bet)."""
+
+    sums: np.ndarray  # classes x flop options x 2 x NCOLS6
+
+    def to_json(self) -> dict[str, object]:
+        return {"shape": list(self.sums.shape), "sums": self.sums.ravel().tolist()}
+
+
+@dataclass(frozen=True)
+class TurnJob:
+    """The count of a game whose bets add up, shard by shard (the turn decided in the
+    kernel); with ``keep`` each state's key, flop option and the turn cards it bets on."""
+
+    game: GameSpec
+
+    def count(
+        self,
+        flops: list[FlopClass],
+        threads: int | None = None,
+        keep: bool = True,
+        done: Callable[[int], object] | None = None,
+    ) -> ShardCount:
+        game, rules = self.game, self.game.rules
+        _, _, unit = turn_values(game)
+        classes = preflop_classes(rules)
+        flop_opts = game.flop or (Option("check"),)
+        sums = np.zeros((len(classes.codes), len(flop_opts), 2, NCOLS6), dtype=np.int64)
+        p = prepare(rules, flops)
+        tc = count_turns(p, classes, threads)
+        tables = tc.turn.astype(np.int64)
+        if not game.turn:  # no turn decision: every turn checks
+            tables = np.stack([tables.sum(axis=1), np.zeros_like(tables[:, 0])], axis=1)
+        margin = tables.sum(axis=1) @ unit  # the flop bet's value per unit, per state
+        values = np.stack([margin * o.multiple for o in flop_opts], axis=1)
+        choice = np.argmax(values, axis=1)  # the first best: options run least risk first
+        rows = np.arange(len(tables))
+        for i in range(len(flop_opts)):
+            weight = np.where(choice == i, tc.weight, 0)
+            m = sparse.csr_matrix((weight, (tc.klass, rows)), shape=(len(classes.codes), len(rows)), dtype=np.int64)
+            sums[:, i] += np.asarray(m @ tables.reshape(len(rows), -1)).reshape(len(classes.codes), 2, NCOLS6)
+        if done is not None:
+            done(len(p.flop_cards))
+        if not keep:
+            return ShardCount(TurnSums(sums), {})
+        flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+        keys = state_keys(colex_codes(flop_rows), colex_codes(p.holdings))
+        turns = tc.bets if game.turn else np.zeros_like(tc.bets)
+        return ShardCount(TurnSums(sums), {"keys": keys, "options": choice.astype(np.int8), "turns": turns})
+
+
 def _turn_shard(game: GameSpec, flops: list[FlopClass], threads: int | None = None) -> dict[str, object]:
-    """One shard of flop classes: per class of hole cards, the tables of its states by the
-    flop option they take and their turn decision (the turn decided in the kernel)."""
-    rules = game.rules
-    _, _, unit = turn_values(game)
-    classes = preflop_classes(rules)
-    flop_opts = game.flop or (Option("check"),)
-    sums = np.zeros((len(classes.codes), len(flop_opts), 2, NCOLS6), dtype=np.int64)
-    tc = count_turns(prepare(rules, flops), classes, threads)
-    tables = tc.turn.astype(np.int64)
-    if not game.turn:  # no turn decision: every turn checks
-        tables = np.stack([tables.sum(axis=1), np.zeros_like(tables[:, 0])], axis=1)
-    margin = tables.sum(axis=1) @ unit  # the flop bet's value per unit, per state
-    values = np.stack([margin * o.multiple for o in flop_opts], axis=1)
-    choice = np.argmax(values, axis=1)  # the first best: options run least risk first
-    rows = np.arange(len(tables))
-    for i in range(len(flop_opts)):
-        weight = np.where(choice == i, tc.weight, 0)
-        m = sparse.csr_matrix((weight, (tc.klass, rows)), shape=(len(classes.codes), len(rows)), dtype=np.int64)
-        sums[:, i] += np.asarray(m @ tables.reshape(len(rows), -1)).reshape(len(classes.codes), 2, NCOLS6)
-    return {"shape": list(sums.shape), "sums": sums.ravel().tolist()}
+    """One shard's class sums, as the result store keeps them."""
+    return TurnJob(game).count(flops, threads, keep=False).sums.to_json()
 
 
 def _sums_from_json(data: dict[str, Any]) -> np.ndarray:
