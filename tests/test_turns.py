@@ -141,7 +141,7 @@ def test_verify_checks_it_along_its_own_paths_and_a_wrong_count_fails(cli, monke
     # a count in this process that differs from the store by one deal: "counted again" fails
     # (the recount stood in for by the stored figures with one more fold: no 13 s count)
     def one_more_fold(game, threads=None):
-        f = solve_turns(game)
+        f = solve_turns(game, keep_states=True)
         return replace(f, counts=f.counts | {("fold", 0, "", ""): f.counts[("fold", 0, "", "")] + 1})
 
     monkeypatch.setattr(turn_verification, "count_turns_here", one_more_fold)

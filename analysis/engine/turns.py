@@ -91,10 +91,13 @@ def solve_turns(game: GameSpec, options: RunOptions | None = None, keep_states: 
 
 
 def count_turns_here(game: GameSpec, threads: int | None = None) -> StreetFigures:
-    """``game`` counted and solved again in this process, no store read or written: an
-    independent recount of what the store holds (``verify``)."""
+    """``game`` counted and solved again in this process, every state's decisions kept, no
+    store read or written: an independent recount of what the store holds (``verify``)."""
     flops = flop_classes(game.rules.deck, game.rules.suits)
-    return _from_shards(game, [_turn_shard(game, flops[i : i + CHUNK], threads) for i in range(0, len(flops), CHUNK)])
+    job = TurnJob(game)
+    shards = [job.count(flops[i : i + CHUNK], threads) for i in range(0, len(flops), CHUNK)]
+    figures = _from_shards(game, [s.sums.to_json() for s in shards])
+    return with_kept_decisions(figures, [s.kept for s in shards])
 
 
 def _from_shards(game: GameSpec, shards: list[dict[str, Any]]) -> StreetFigures:

@@ -77,7 +77,7 @@ def verify_streets(
     record(guarded("counted again", lambda: counted_again(kept, counted())))
     record(guarded("closed-form total", lambda: _closed_form(kept)))
     record(guarded("small-deck game tree", lambda: _game_tree(game)))
-    record(guarded("Monte Carlo, optimal", lambda: _monte_carlo(counted(), hands, seed, options.threads or 1)))
+    record(guarded("Monte Carlo, optimal", lambda: monte_carlo(counted(), hands, seed, options.threads or 1)))
     record(guarded("published Ultimate Texas Hold'em edge", lambda: _published(game, kept, options)))
     deck = f"{SMALL_DECK[0]} in {SMALL_DECK[1]}"
     store = str(kept.store.name) if kept.store is not None else "counted in memory"
@@ -125,13 +125,20 @@ def _game_tree(game: GameSpec) -> tuple[bool, str, str, str]:
     )
 
 
-def _monte_carlo(f: StreetFigures, hands: int, seed: int, threads: int) -> tuple[bool, str, str, str]:
+def monte_carlo(f: StreetFigures, hands: int, seed: int, threads: int) -> tuple[bool, str, str, str]:
+    """Random hands played with the figures' kept decisions (``keep_states``) against their
+    exact house edge."""
     sim = simulate_streets(f, hands, seed, threads=threads)
     z = sim.z
+    how = (
+        "played with the flop and turn decisions the count kept"
+        if f.game.adds
+        else "the river decided over every dealer hand left"
+    )
     return (
         z is not None and abs(z) < Z_LIMIT,
-        f"{sim.hands:,} random hands (seed {seed}) dealt, the river decided over every dealer hand left and every "
-        f"hand settled by the simulation's own code; within {Z_LIMIT} standard errors of the exact house edge",
+        f"{sim.hands:,} random hands (seed {seed}) dealt, {how} and every hand settled by the simulation's own "
+        f"code; within {Z_LIMIT} standard errors of the exact house edge",
         f"{float(f.house_edge):.5%} (exact)",
         f"{sim.house_edge:.5%} ± {sim.standard_error:.5%} (z = {'n/a' if z is None else f'{z:+.2f}'})",
     )

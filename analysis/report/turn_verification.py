@@ -10,10 +10,12 @@ solved on this machine and checked along paths independent of the turn kernel, e
 * **small-deck game tree**: the same game file on a deck of ten to ace in two suits, solved
   by the engine, equals every deal played through the whole game tree
   (:mod:`analysis.counting.turn_tree`) on every count and every pre-flop EV;
+* **Monte Carlo, optimal**: random hands played with the decisions the count in this
+  process kept (before the flop, at the flop, at the turn) and settled by the simulation's
+  own code (:mod:`analysis.engine.street_simulation`), within 4 standard errors of the exact
+  house edge;
 * **published edges**: the shipped Texas Hold'em Bonus and its Atlantic City and
   Colorado rules, through the same engine, give the published house edges.
-
-No Monte Carlo yet: its flop and turn decisions per state are not kept.
 """
 
 from __future__ import annotations
@@ -33,11 +35,18 @@ from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option, load_game
 from analysis.parallel.options import RunOptions
 from analysis.report.appendix import Check, Verification
-from analysis.report.street_verification import counted_again
-from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, on_small_deck, run_checks
+from analysis.report.street_verification import counted_again, monte_carlo
+from analysis.report.verification import DEFAULT_HANDS, DEFAULT_SEED, check_run_size, on_small_deck, run_checks
 
 #: The checks' names, in the order they run.
-CHECKS = ("counted again", "closed-form total", "wagers add up", "small-deck game tree", "published edges")
+CHECKS = (
+    "counted again",
+    "closed-form total",
+    "wagers add up",
+    "small-deck game tree",
+    "Monte Carlo, optimal",
+    "published edges",
+)
 #: The small deck the game tree is played on (10 cards: about 3 s).
 SMALL_DECK = ("TJQKA", "cd")
 #: Texas Hold'em Bonus's published house edges (Wizard of Odds; percent, to the printed digits).
@@ -52,16 +61,25 @@ def verify_turns(
     on_check: Callable[[Check], None] | None = None,
 ) -> Verification:
     """Run every check (:data:`CHECKS`) of ``game``'s figures; ``on_check`` is told each
-    result as it comes (``hands`` and ``seed`` are recorded: there is no sampling yet)."""
+    result as it comes."""
     if not game.adds:
         raise InputError(f"{game.title}: its bets end the betting: verify it by streets")
+    check_run_size(hands, seed)
     options = options or RunOptions(progress=False)
     f = solve_turns(game, options)
+    here: list[StreetFigures] = []
+
+    def counted() -> StreetFigures:
+        if not here:
+            here.append(count_turns_here(game, options.threads))
+        return here[0]
+
     steps = [
-        ("counted again", lambda: counted_again(f, count_turns_here(game, options.threads))),
+        ("counted again", lambda: counted_again(f, counted())),
         ("closed-form total", lambda: _closed_form(f)),
         ("wagers add up", lambda: _wagers(f)),
         ("small-deck game tree", lambda: _game_tree(game)),
+        ("Monte Carlo, optimal", lambda: monte_carlo(counted(), hands, seed, options.threads or 1)),
         ("published edges", lambda: _published(game, f, options)),
     ]
     checks = run_checks(steps, on_check)
