@@ -22,6 +22,12 @@ def count_streets(
     out: npt.NDArray[np.uint32],
     threads: int = 1,
     by_class: int = -1,
+    rule_bet: int = -1,
+    rule_outs: int = 0,
+    rule_of: int = 1,
+    made: npt.NDArray[np.int32] | None = None,
+    rank5: npt.NDArray[np.uint16] | None = None,
+    rank6: npt.NDArray[np.uint16] | None = None,
 ) -> None: ...
 def count_turns(
     k: int,

@@ -13,6 +13,9 @@ tables per state:
   option per dealer hand (first option wins a tie: the caller orders them by money at risk).
   Option 0's table is the bet table minus the others, so it is not written (its counts go
   to six scratch columns at the end of the row): a narrower row is less memory to stream.
+  Or the river is played by the written rule of :mod:`analysis.hands.written` (a hidden
+  pair or better, or few outs), decided per class from the board's own hand and the board
+  with each unseen card.
 
 The boards, classes and inclusion-exclusion are those of ``enumerator.pyx``
 (``classes.pxd``); only what is added per holding differs. As there, a flop of many
@@ -29,7 +32,7 @@ from classes cimport (NCLASSES, NO_FLUSH, Arena, Board, Cls, Game, all_classes, 
                       board_buffers, board_classes, carve, make_game, narrow_classes, sweep_dealers)
 from flops cimport (add_class_sums, check_flop_layout, flop_holdings, flop_scenarios, holdings_by_card,
                     zero_scenarios)
-from poker cimport NCATEGORIES, flush_suit
+from poker cimport NCATEGORIES, flush_suit, sorted_index
 
 
 cdef extern from "sums.h":
@@ -37,7 +40,17 @@ cdef extern from "sums.h":
     void sub6 "sums_sub6"(uint32_t* o, const uint32_t* r) noexcept nogil
 
 
+cdef struct Rule:
+    int bet                  # the written river rule's option when it bets (-1: the best option by coef)
+    int outs                 # ... it bets too when fewer than outs in every ``of`` cards unseen beat the hand
+    int of                   #     with the board (21 in 45: the full deck's unseen cards)
+    const int32_t* made      # per strength: the hand without its kickers, comparable
+    const uint16_t* rank5    # per 5-rank multiset: the strength of five unsuited cards
+    const uint16_t* rank6    # per 6-rank multiset: the best strength of five of six unsuited cards
+
+
 cdef enum:
+    PAIR = 1                 # the category code of a pair (analysis.model.categories)
     NRES = 6                 # dealer results: not qualifying x (win, tie, loss), qualifying x (win, tie, loss)
     BY_CLASS = 1024          # holdings of a flop from which its pairs are summed by class (auto)
     NSCOLS = NCATEGORIES * NRES
@@ -57,14 +70,72 @@ cdef struct Work:
     int32_t* by_card
 
 
-cdef void class_results(const Game* g, Work* work, const int64_t* coef, int nopt) noexcept nogil:
-    """Dealer results and the best river option of every class of the current board."""
+cdef int board_value(const Game* g, const int* board, int s, const uint16_t* rank5) noexcept nogil:
+    """The strength of the five board cards on their own."""
+    cdef int r5[5]
+    cdef int i, mask = 0, suited = 0, v
+    for i in range(5):
+        r5[i] = board[i] >> 2
+        if s >= 0 and (board[i] & 3) == s:
+            suited += 1
+            mask |= 1 << (board[i] >> 2)
+    v = rank5[sorted_index(r5, 5)]
+    if suited == 5 and g.flush[mask] > v:
+        v = g.flush[mask]
+    return v
+
+
+cdef int board_with(const Game* g, const int* board, int s, const Rule* rule, int* out) noexcept nogil:
+    """The best strength of the board with each card of the deck not on it, sorted
+    ascending into ``out``; returns how many."""
+    cdef int r6[6]
+    cdef int i, j, x, v, f, n = 0, mask = 0, suited = 0
+    cdef uint64_t on = 0
+    for i in range(5):
+        on |= (<uint64_t>1) << board[i]
+        if s >= 0 and (board[i] & 3) == s:
+            suited += 1
+            mask |= 1 << (board[i] >> 2)
+    for x in range(52):
+        if not (g.deck >> x) & 1 or (on >> x) & 1:
+            continue
+        for i in range(5):
+            r6[i] = board[i] >> 2
+        r6[5] = x >> 2
+        v = rule.rank6[sorted_index(r6, 6)]
+        if s >= 0 and (x & 3) == s and suited >= 4:
+            f = g.flush[mask | (1 << (x >> 2))]
+        elif suited == 5:
+            f = g.flush[mask]
+        else:
+            f = 0
+        if f > v:
+            v = f
+        j = n  # insertion into the sorted values
+        while j > 0 and out[j - 1] > v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = v
+        n += 1
+    return n
+
+
+cdef void class_results(const Game* g, Work* work, const int64_t* coef, int nopt, const int* board, int s,
+                        const Rule* rule) noexcept nogil:
+    """Dealer results and the river option of every class of the current board: the best
+    by ``coef``, or the written rule's (a pair or better that beats the board's own hand by
+    more than its kickers bets, and so does a hand that fewer than ``rule.outs`` in
+    ``rule.of`` of the cards the player cannot see beat with the board; the rest folds)."""
     cdef Board* w = &work.b
-    cdef int x, i, o, best, cat
+    cdef int x, i, o, best, cat, own = 0, nsix = 0, lo, hi, mid
+    cdef int six[52]
     cdef int64_t v, bestv
     cdef uint32_t* r
     cdef Cls* c
     sweep_dealers(g, w)
+    if rule.bet >= 0:
+        own = rule.made[board_value(g, board, s, rule.rank5)]
+        nsix = board_with(g, board, s, rule, six)
     for x in range(w.nc):
         c = &w.cls[x]
         r = work.res + c.index * NRES
@@ -87,18 +158,30 @@ cdef void class_results(const Game* g, Work* work, const int64_t* coef, int nopt
         cat = g.category[c.value]
         best = 0
         bestv = 0
-        for o in range(nopt):
-            v = 0
-            for i in range(NRES):
-                v += <int64_t>r[i] * coef[o * NSCOLS + cat * NRES + i]
-            if o == 0 or v > bestv:
-                best = o
-                bestv = v
+        if rule.bet >= 0:
+            lo = 0  # the cards whose board beats the hand: those after the last at or below it
+            hi = nsix
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if six[mid] <= c.value:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if (cat >= PAIR and rule.made[c.value] > own) or (nsix - lo) * rule.of < rule.outs * (nsix - 2):
+                best = rule.bet
+        else:
+            for o in range(nopt):
+                v = 0
+                for i in range(NRES):
+                    v += <int64_t>r[i] * coef[o * NSCOLS + cat * NRES + i]
+                if o == 0 or v > bestv:
+                    best = o
+                    bestv = v
         work.boff[c.index] = <uint16_t>(cat * NRES)
         work.roff[c.index] = <uint16_t>(best * NSCOLS + cat * NRES if best > 0 else nopt * NSCOLS)
 
 
-cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, const int8_t* flop,
+cdef void count_flop(const Game* g, const int64_t* coef, int nopt, const Rule* rule, int ncols, const int8_t* flop,
                      const int8_t* holdings, Py_ssize_t nh, const int8_t* tr, const uint8_t* new_orbit,
                      Py_ssize_t ntr, uint32_t* out, Work* w) noexcept nogil:
     """Add every turn/river pair's counts to the rows of one flop's holdings."""
@@ -124,7 +207,7 @@ cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, co
         s = flush_suit(board[0], board[1], board[2], board[3], board[4])
         if new_orbit[x]:
             board_classes(g, board, s, &w.b)
-            class_results(g, w, coef, nopt)
+            class_results(g, w, coef, nopt, board, s, rule)
         scen = s if s >= 0 else NO_FLUSH
         hc = w.hcls + scen * nh
         trm = ((<uint64_t>1) << board[3]) | ((<uint64_t>1) << board[4])
@@ -138,7 +221,8 @@ cdef void count_flop(const Game* g, const int64_t* coef, int nopt, int ncols, co
             o += ncols
 
 
-cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int ncols, const int8_t* flop,
+cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, const Rule* rule, int ncols,
+                              const int8_t* flop,
                               const int8_t* holdings, Py_ssize_t nh, const int8_t* tr, const uint8_t* new_orbit,
                               Py_ssize_t ntr, uint32_t* out, Work* w) noexcept nogil:
     """count_flop for many holdings: a holding's class on a board depends only on the board's
@@ -173,7 +257,7 @@ cdef void count_flop_by_class(const Game* g, const int64_t* coef, int nopt, int 
         s = flush_suit(board[0], board[1], board[2], t, rv)
         if new_orbit[x]:
             board_classes(g, board, s, &w.b)
-            class_results(g, w, coef, nopt)
+            class_results(g, w, coef, nopt, board, s, rule)
         scen = s if s >= 0 else NO_FLUSH
         n = narrow if s < 0 else ncls
         a = w.acc + scen * ncls * ncols
@@ -234,12 +318,19 @@ def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
                   const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
                   const int64_t[::1] tr_offsets,
                   const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
-                  const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1, int by_class=-1):
+                  const uint8_t[::1] category, uint32_t[:, ::1] out, int threads=1, int by_class=-1,
+                  int rule_bet=-1, int rule_outs=0, int rule_of=1, const int32_t[::1] made=None, const uint16_t[::1] rank5=None,
+                  const uint16_t[::1] rank6=None):
     """Add to ``out`` (one row per holding: the bet table, then the river tables of options
     1.., each category x 6 dealer results, then 6 scratch columns) the counts of every completion of every state laid out
     as for ``analysis._enumerator.count_states``. ``coef[o]`` is river option o's value per
     dealer hand, by category x result, in any common integer unit. ``by_class``: sum each
-    flop's pairs by class (1), add them holding by holding (0), or by the flop's size (-1)."""
+    flop's pairs by class (1), add them holding by holding (0), or by the flop's size (-1).
+    ``rule_bet`` >= 0: the river is played by the written rule instead, taking that option
+    with a pair or better whose ``made`` key (per strength) beats the board's own hand
+    (valued by ``rank5`` and the flush table), or when fewer than ``rule_outs`` in every
+    ``rule_of`` of the cards the player cannot see make a better hand with the board
+    (``rank6``), option 0 otherwise."""
     cdef Py_ssize_t nf = flops.shape[0], f
     cdef int nopt = coef.shape[0]
     cdef int ncols = NSCOLS * nopt + NRES
@@ -251,7 +342,16 @@ def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
         raise ValueError(f"count_streets: out needs one row of {ncols} columns per holding")
     cdef Py_ssize_t max_nh = check_flop_layout("count_streets", holdings.shape[0], hold_offsets, tr_pairs,
                                                tr_new_orbit, tr_offsets)
+    if rule_bet >= nopt or (rule_bet >= 0 and (made is None or rank5 is None or rank6 is None or omaha)):
+        raise ValueError("count_streets: the written river rule needs an option, the made and rank5 tables, Hold'em")
     cdef Game g = make_game(k, omaha, qualifier, deck, dealer_total, &pair_table[0, 0], &flush[0], &category[0])
+    cdef Rule rule
+    rule.bet = rule_bet
+    rule.outs = rule_outs
+    rule.of = rule_of
+    rule.made = &made[0] if rule_bet >= 0 else NULL
+    rule.rank5 = &rank5[0] if rule_bet >= 0 else NULL
+    rule.rank6 = &rank6[0] if rule_bet >= 0 else NULL
     cdef Work* w
     cdef int failed[1]
     failed[0] = 0
@@ -268,13 +368,13 @@ def count_streets(int k, bint omaha, int qualifier, uint64_t deck, int dealer_to
             failed[0] = 1
         for f in prange(nf, schedule="dynamic", chunksize=1):
             if w != NULL and (by_class == 1 or (by_class == -1 and hold_offsets[f + 1] - hold_offsets[f] >= BY_CLASS)):
-                count_flop_by_class(&g, coef_ptr, nopt, ncols, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
+                count_flop_by_class(&g, coef_ptr, nopt, &rule, ncols, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
                                     hold_offsets[f + 1] - hold_offsets[f],
                                     tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],
                                     tr_offsets[f + 1] - tr_offsets[f],
                                     out_ptr + hold_offsets[f] * ncols, w)
             elif w != NULL:
-                count_flop(&g, coef_ptr, nopt, ncols, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
+                count_flop(&g, coef_ptr, nopt, &rule, ncols, &flops[f, 0], hold_ptr + hold_offsets[f] * k,
                            hold_offsets[f + 1] - hold_offsets[f],
                            tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],
                            tr_offsets[f + 1] - tr_offsets[f],

@@ -138,8 +138,9 @@ def test_the_page_is_self_contained(small):
     assert not re.search(r"""\b(src|href)\s*=\s*["']?(https?:)?//""", text, re.I)
     assert text.count('src="data:image/png;base64,') >= 3
     assert HOSTILE_TITLE not in text and "=HYPERLINK(&quot;http://x&quot;" in text  # escaped, never markup
-    for heading in ("Summary", "Rules of play", "Return table", "Pre-flop strategy", "Run metadata"):
+    for heading in ("Summary", "Rules of play", "Return table", "Strategy", "Run metadata"):
         assert f">{heading}</h2>" in text
+    assert ">The strategy in words</h3>" in text
 
 
 @pytest.mark.slow
@@ -318,7 +319,7 @@ def test_the_sheets_alone_are_the_par_sheets_and_cannot_be_written(small, tmp_pa
     report, path, _, _ = small
     bare = build_street_report(report.game, figures=report.figures, game_file=path, document=False)
     assert bare.images == {} and bare.examples == ()
-    assert set(report.sheets) - set(bare.sheets) == {"Worked examples"}
+    assert set(report.sheets) - set(bare.sheets) == {"Worked examples", "Strategy in words", "Written rules' cost"}
     for name in set(bare.sheets) - {"Metadata"}:  # the metadata has the time it was made
         pd.testing.assert_frame_equal(bare.sheets[name], report.sheets[name])
     with pytest.raises(InputError, match="built without its document"):

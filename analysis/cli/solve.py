@@ -37,6 +37,12 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--qualifier", default=None, metavar="RANK|none", help="another dealer qualifier")
     p.add_argument("--preflop", action="store_true", help="also print the pre-flop decision of every hand class")
+    p.add_argument(
+        "--written",
+        action="store_true",
+        help="the strategy in words instead of optimal play (a Hold'em-hand game deciding at the flop and the river: "
+        "the pre-flop grid, then the rules the par sheet prints): its exact figures",
+    )
     add_format(p)
 
 
@@ -47,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     from analysis.parallel.options import RunOptions
 
     game = load_game(args.game)
+    if args.written and (game.hand_paid is not None or game.no_board is not None):
+        raise InputError(f"--written: {game.title} has no written strategy (it is for the board games' flop and river)")
     if game.hand_paid is not None:
         from analysis.cli.hand_paid import run_solve
 
@@ -63,14 +71,16 @@ def run(args: argparse.Namespace) -> int:
         game = game.with_blind(pays)
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
-    f = solve_streets(game, RunOptions(root=args.store, threads=args.threads, progress=not args.no_progress))
+    options = RunOptions(root=args.store, threads=args.threads, progress=not args.no_progress)
+    f = solve_streets(game, options, written=args.written)
+    strategy = "written" if args.written else "optimal"
     if args.format == "json":
-        data = result_json(game.name, game.title, "optimal", f.exact, f.decisions, f.outcomes(), game.settlement)
+        data = result_json(game.name, game.title, strategy, f.exact, f.decisions, f.outcomes(), game.settlement)
         if args.preflop:
             data["preflop"] = f.preflop.to_dict("records")
         print_json(data)
         return 0
-    print(f"{game.title} ({game.source}), {f.total:,} deals, optimal strategy, exact")
+    print(f"{game.title} ({game.source}), {f.total:,} deals, {strategy} strategy, exact")
     print(f"house edge            {float(f.house_edge):.4%} of the ante  (exact {f.house_edge})")
     print(f"element of risk       {float(f.element_of_risk):.4%}")
     print(f"average wager         {float(f.average_wager):.4f} antes")

@@ -16,7 +16,8 @@ import numpy as np
 import analysis._streets as _streets
 from analysis.counting.enumeration import Prepared
 from analysis.counting.symmetry import canonical_codes, suit_permutations
-from analysis.hands.lookup import hand_tables
+from analysis.hands.lookup import hand_tables, tables
+from analysis.hands.written import RIVER_OUTS
 from analysis.model.categories import CATEGORIES
 from analysis.model.outcomes import colex_codes
 from analysis.model.rules import Rules
@@ -72,14 +73,23 @@ def preflop_classes(rules: Rules) -> PreflopClasses:
 
 
 def count_streets(
-    p: Prepared, coef: np.ndarray, classes: PreflopClasses, threads: int | None = None, by_class: bool | None = None
+    p: Prepared,
+    coef: np.ndarray,
+    classes: PreflopClasses,
+    threads: int | None = None,
+    by_class: bool | None = None,
+    river_bet: int = -1,
 ) -> StreetCounts:
     """Run the multi-street kernel on prepared flop classes (releases the GIL). ``by_class``:
     sum each flop's pairs by class (True) or add them holding by holding (False); by default
-    by the flop's number of holdings (the two ways count the same, as a test checks)."""
+    by the flop's number of holdings (the two ways count the same, as a test checks).
+    ``river_bet`` >= 0: the river played by the written rule (:mod:`analysis.hands.written`),
+    that option taken on a hidden pair or better or on a hand that fewer than 21 in 45 of
+    the cards unseen beat with the board (``RIVER_OUTS``), option 0 otherwise."""
     rules = p.rules
     nopt = coef.shape[0]
     out = np.zeros((len(p.holdings), NCOLS6 * nopt + len(RESULTS6)), dtype=np.uint32)
+    t = tables()
     _streets.count_streets(
         *p.game_args(),
         np.ascontiguousarray(coef, dtype=np.int64),
@@ -88,6 +98,11 @@ def count_streets(
         out,
         check_threads(threads),
         -1 if by_class is None else int(by_class),
+        river_bet,
+        *RIVER_OUTS,
+        t.made,
+        t.rank5,
+        t.rank6,
     )
     bet = out[:, :NCOLS6]
     others = out[:, NCOLS6 : NCOLS6 * nopt].reshape(len(out), nopt - 1, NCOLS6)

@@ -29,6 +29,7 @@ from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, StreetCo
 from analysis.counting.symmetry import FlopClass, canonical_states_and_maps
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
+from analysis.hands.written import flop_bets
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
@@ -240,6 +241,8 @@ class StreetFigures:
 
 #: The method's version: part of a job's key, so a changed method never reads old shards.
 METHOD = "streets/1"
+#: The written strategy's version (:mod:`analysis.hands.written`): part of its jobs' keys.
+WRITTEN = "written/1"
 #: Flop classes the kernel counts at a time inside a shard (bounds the memory of one call).
 CHUNK = 64
 
@@ -250,11 +253,14 @@ class StreetJob:
     is a list of flop classes (the outcome store's plan), its result the class sums."""
 
     game: GameSpec
+    #: play the written strategy at the flop and the river (:mod:`analysis.hands.written`)
+    written: bool = False
 
     def key(self) -> dict[str, object]:
         v = street_values(self.game)
         return {
             "method": METHOD,
+            **({"strategy": WRITTEN} if self.written else {}),
             "rules": self.game.rules.fingerprint(),
             "streets": {s: [str(o) for o in opts] for s, opts in self.game.streets.items()},
             "values": {str(m): [str(Fraction(int(x), v.scale)) for x in v.show[m]] for m in v.show},
@@ -279,7 +285,14 @@ class StreetJob:
         keys, choices = [], []
         for start in range(0, len(flops), CHUNK):
             p = prepare(rules, flops[start : start + CHUNK])
-            choice = sums.add(count_streets(p, v.river_coef, classes, threads), v)
+            river_bet = [o.kind for o in v.river].index("bet") if self.written else -1
+            sc = count_streets(p, v.river_coef, classes, threads, river_bet=river_bet)
+            written = None
+            if self.written:
+                holes = p.holdings.astype(np.int64)
+                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+                written = np.where(flop_bets(holes, flop_rows), [o.kind for o in v.flop].index("bet"), 0)
+            choice = sums.add(sc, v, written)
             if keep:
                 flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
                 keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
@@ -336,13 +349,14 @@ class ClassSums:
             np.zeros((nclass, nflop), dtype=np.int64),
         )
 
-    def add(self, sc: StreetCounts, v: StreetValues) -> np.ndarray:
-        """Decide the flop for every state counted, add its tables to its class's sums and
-        return each state's flop option (index)."""
+    def add(self, sc: StreetCounts, v: StreetValues, choice: np.ndarray | None = None) -> np.ndarray:
+        """Decide the flop for every state counted (or take ``choice``, an option index per
+        state), add its tables to its class's sums and return each state's flop option."""
         bet = sc.bet.astype(np.int64)
         riv = sc.river.astype(np.int64)
         completions = bet.sum(axis=1)
-        choice = np.argmax(v.flop_values(bet, riv), axis=1)  # first best: options are in risk order
+        if choice is None:
+            choice = np.argmax(v.flop_values(bet, riv), axis=1)  # first best: options are in risk order
         nclass, rows = len(self.pre_bet), np.arange(len(bet))
 
         def by_class(weight: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -384,23 +398,35 @@ def _street_shard(job: StreetJob, flops: list[FlopClass], threads: int | None = 
     return job.sums(flops, threads).to_json()
 
 
-def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states: bool = False) -> StreetFigures:
+def solve_streets(
+    game: GameSpec, options: RunOptions | None = None, keep_states: bool = False, written: bool = False
+) -> StreetFigures:
     """The optimal strategy of ``game`` and its exact figures. The class sums of each shard
     of flop classes are kept in a result store (``streets/`` under the store root): a run
     resumes an interrupted one, a solved game is read back, and the shards run on the
     options' cluster when there is one. With ``keep_states`` every state's flop decision is
     given too (for simulation and advice): kept in a store of their own beside the sums, so
-    they are counted once, in this process, and read back after."""
+    they are counted once, in this process, and read back after. With ``written`` the
+    figures of the written strategy instead: the optimal pre-flop grid, the flop and the
+    river played by the rules of :mod:`analysis.hands.written` (a Hold'em-hand game that
+    checks or bets at the flop and folds or bets at the river)."""
     options = options or RunOptions()
     if not isinstance(game, GameSpec):
         raise InputError(f"solve_streets: game must be a GameSpec (load_game), not {type(game).__name__}")
+    if written and not has_written_strategy(game):
+        raise InputError(
+            f"{game.title}: the written strategy is written for two hole cards, the best five of seven, a check or "
+            "one bet at the flop and a fold or one bet at the river"
+        )
+    if written and keep_states:
+        raise InputError("the written strategy's flop decisions are not kept (it decides them by its rules)")
     if game.adds:  # bets that add up, a decision at the turn: counted by margins, in seconds
         from analysis.engine.turns import solve_turns
 
         return solve_turns(game, options, keep_states)
     if game.no_board is not None or game.hand_paid is not None:
         raise InputError(f"{game.title} has no board or no dealer: solve it with analysis.solve, not by streets")
-    job, v, rules = StreetJob(game), street_values(game), game.rules
+    job, v, rules = StreetJob(game, written), street_values(game), game.rules
     classes = preflop_classes(rules)
     plan = shard_plan(rules)
     folder = (options.root if options.root is not None else default_root()) / "streets"
@@ -415,16 +441,34 @@ def solve_streets(game: GameSpec, options: RunOptions | None = None, keep_states
             _street_shard,
             {i: (job, flops) for i, flops in enumerate(plan)},
             sizes,
-            f"{game.name}: every deal, exactly",
+            f"{game.name}: every deal, exactly{', the written strategy' if written else ''}",
             options,
         )
     sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
     for i in range(len(plan)):
         sums += ClassSums.from_json(store.read(i))
-    figures = replace(_preflop(v, classes, sums), store=store.path, checksum=store.checksum(list(range(len(plan)))))
+    grid = list(solve_streets(game, options).preflop["option"]) if written else None
+    figures = replace(
+        _preflop(v, classes, sums, grid), store=store.path, checksum=store.checksum(list(range(len(plan))))
+    )
     if not keep_states:
         return figures
     return with_kept_decisions(figures, [kept.read_arrays(i) for i in range(len(plan))])
+
+
+def has_written_strategy(game: GameSpec) -> bool:
+    """Whether the written strategy's rules fit the game: two hole cards, the best five of
+    seven, a check or one bet at the flop, a fold or one bet at the river."""
+    rules = game.rules
+    return (
+        game.no_board is None
+        and game.hand_paid is None
+        and not game.adds
+        and rules.hole_cards == 2
+        and not rules.omaha
+        and [o.kind for o in game.flop] == ["check", "bet"]
+        and [o.kind for o in game.river] == ["fold", "bet"]
+    )
 
 
 def count_streets_here(game: GameSpec, threads: int | None = None) -> StreetFigures:
@@ -484,8 +528,9 @@ def count_keeping_states(
             kept.write_arrays(i, sizes[i], **shard.kept)
 
 
-def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> StreetFigures:
-    """Decide pre-flop per class of hole cards and gather the counts of the chosen paths."""
+def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums, grid: list[str] | None = None) -> StreetFigures:
+    """Decide pre-flop per class of hole cards (or take ``grid``'s option of each class) and
+    gather the counts of the chosen paths."""
     game, rules = v.game, v.game.rules
     pre_bet, flop_bet, river_tab, flop_fold = sums.pre_bet, sums.flop_bet, sums.river, sums.flop_fold
     flop_deals = sums.flop_deals
@@ -522,6 +567,8 @@ def _preflop(v: StreetValues, classes: PreflopClasses, sums: ClassSums) -> Stree
             else:
                 values.append(check_value)
         best = max(range(len(values)), key=lambda i: (values[i], -i))
+        if grid is not None:
+            best = [str(o) for o in pre_opts].index(grid[h])
         chosen = pre_opts[best]
         evs = {f"EV({o})": v.exact(value, deals) for o, value in zip(pre_opts, values)}
         rows.append({"class": h, "option": str(chosen), "deals": deals} | evs)

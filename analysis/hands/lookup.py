@@ -11,6 +11,10 @@ Tables (all numpy arrays, built once and cached):
 - ``flush[mask]``: best flush or straight-flush strength from a 13-bit mask of suited
   ranks with at least 5 bits; 0 below 5 bits.
 - ``category[strength]``: category index (see :data:`CATEGORIES`).
+- ``made[strength]``: the hand without its kickers, as a number that orders like the hands
+  (the category, then the ranks that make it: the pair's, both pairs', the top of a
+  straight, every rank of a flush): a hand is *hidden* from a board when its ``made`` is
+  above the board's own hand's, so a better kicker alone is not.
 - ``primary[strength]``: the rank that names the hand within its category: the rank of the
   pair, of the higher pair, of the three or four of a kind (of the three in a full house),
   the top card of a straight (3, the five, for the wheel) or straight flush, the highest
@@ -47,6 +51,19 @@ from analysis.model.categories import (
 
 ACE = 12
 _WHEEL = (ACE, 0, 1, 2, 3)
+#: Per category, the tie-break ranks that make the hand (the rest are kickers).
+_MADE = {
+    HIGH_CARD: 0,
+    PAIR: 1,
+    TWO_PAIR: 2,
+    TRIPS: 1,
+    STRAIGHT: 1,
+    FLUSH: 5,
+    FULL_HOUSE: 2,
+    QUADS: 1,
+    STRAIGHT_FLUSH: 1,
+    ROYAL_FLUSH: 1,
+}
 
 
 def multiset_index(sorted_ranks: Iterable[int]) -> int:
@@ -160,6 +177,7 @@ class HandTables:
 
     category: NDArray[np.uint8]
     primary: NDArray[np.uint8]
+    made: NDArray[np.int32]
     rank5: NDArray[np.uint16]
     flush: NDArray[np.uint16]
     omaha_pair: NDArray[np.uint16]
@@ -189,9 +207,11 @@ def tables() -> HandTables:
 
     category = np.zeros(len(strength_of) + 1, dtype=np.uint8)
     primary = np.zeros(len(strength_of) + 1, dtype=np.uint8)
+    made = np.zeros(len(strength_of) + 1, dtype=np.int32)
     for k, strength in strength_of.items():
         category[strength] = k[0]
         primary[strength] = k[1][0]  # hand_key's tie-break ranks start with the naming rank
+        made[strength] = k[0] * 14**5 + sum((r + 1) * 14 ** (4 - i) for i, r in enumerate(k[1][: _MADE[k[0]]]))
 
     rank5 = np.zeros(comb(17, 5), dtype=np.uint16)
     for m, key in zip(rank_multisets, plain):
@@ -203,7 +223,9 @@ def tables() -> HandTables:
 
     # the rank part of "2 hole + 3 board"
     omaha_pair = rank5_of_union(_all_multisets(3), _all_multisets(2), rank5)
-    return HandTables(category=category, primary=primary, rank5=rank5, flush=_best_flush(flush5), omaha_pair=omaha_pair)
+    return HandTables(
+        category=category, primary=primary, made=made, rank5=rank5, flush=_best_flush(flush5), omaha_pair=omaha_pair
+    )
 
 
 def rank5_of_union(left: np.ndarray, right: np.ndarray, table: np.ndarray, n: int = 5) -> np.ndarray:

@@ -19,6 +19,7 @@ import pandas as pd
 from analysis.engine.no_board import NoBoardFigures
 from analysis.engine.statistics import z_score
 from analysis.engine.streets import StreetFigures
+from analysis.hands.written import FLOP_RULE, RIVER_RULE
 from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -169,6 +170,58 @@ def decisions_table(f: StreetFigures) -> pd.DataFrame:
                     "share of the deals that reach this point": float(Fraction(n, reached[street]))
                     if reached.get(street)
                     else 0.0,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+# ---- the strategy in words -------------------------------------------------------------
+
+
+def written_rules_table(game: GameSpec) -> pd.DataFrame:
+    """The written strategy (:mod:`analysis.hands.written`), a rule per decision point."""
+    pre = " or ".join(option_words(o) for o in game.preflop if o.kind == "bet")
+    return pd.DataFrame(
+        [
+            {"decision point": STREET_WORDS["preflop"], "the rule": f"{pre} as the pre-flop grid says; check the rest"},
+            {
+                "decision point": STREET_WORDS["flop"],
+                "the rule": f"{option_words(game.flop[1])} with {FLOP_RULE}; check the rest",
+            },
+            {
+                "decision point": STREET_WORDS["river"],
+                "the rule": f"{option_words(game.river[1])} with {RIVER_RULE}; fold the rest",
+            },
+        ]
+    )
+
+
+def written_cost_table(optimal: StreetFigures, written: StreetFigures) -> pd.DataFrame:
+    """The house edge of optimal play and of the written rules, how often each option is
+    taken under each, and what the rules cost."""
+    rows = [
+        {
+            "figure": "house edge, per ante",
+            "optimal play (share)": float(optimal.house_edge),
+            "the written rules (share)": float(written.house_edge),
+            "optimal play (exact)": str(optimal.house_edge),
+            "the written rules (exact)": str(written.house_edge),
+        }
+    ]
+    for street, options in optimal.game.streets.items():
+        for o in options:
+            key = (street, str(o))
+            mine, theirs = (
+                Fraction(optimal.decisions.get(key, 0), optimal.total),
+                Fraction(written.decisions.get(key, 0), written.total),
+            )
+            rows.append(
+                {
+                    "figure": f"{STREET_WORDS[street]}: {option_words(o)}, of all deals",
+                    "optimal play (share)": float(mine),
+                    "the written rules (share)": float(theirs),
+                    "optimal play (exact)": str(mine),
+                    "the written rules (exact)": str(theirs),
                 }
             )
     return pd.DataFrame(rows)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.engine.streets import StreetFigures, solve_streets
+from analysis.engine.streets import StreetFigures, has_written_strategy, solve_streets
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game, shipped_games
@@ -67,6 +67,8 @@ from analysis.report.street_tables import (
     bet_share_grid,
     street_maximum_payout,
     street_sheets,
+    written_cost_table,
+    written_rules_table,
 )
 from analysis.report.turn_examples import turn_examples
 from analysis.report.wording import percent
@@ -85,6 +87,8 @@ class StreetReport:
     images: dict[str, Image] = field(default_factory=dict)
     examples: tuple[StreetExample, ...] = ()
     side_bets: list[SideBetResult] = field(default_factory=list)
+    #: the figures of the written strategy, when the game has one (the document only)
+    written: StreetFigures | None = None
 
     @property
     def stem(self) -> str:
@@ -135,7 +139,12 @@ def build_street_report(
     report = StreetReport(spec, figures, path)
     if document:
         report.examples = turn_examples(figures) if spec.adds else tuple(street_examples(figures))
+        if has_written_strategy(spec):
+            report.written = solve_streets(spec, options, written=True)
     sheets = street_sheets(spec, figures, path)
+    if report.written is not None:
+        sheets["Strategy in words"] = written_rules_table(spec)
+        sheets["Written rules' cost"] = written_cost_table(figures, report.written)
     metadata = sheets.pop("Metadata")  # stays the last sheet
     summary, lines, report.side_bets = street_side_bet_tables(figures)
     bets = {"Side bets": summary, "Side bet lines": lines} if report.side_bets else {}
@@ -307,6 +316,25 @@ def street_document(report: StreetReport) -> Document:
             ),
             Table(s["Pre-flop strategy"]),
         )
+    if report.written is not None:
+        w = report.written.house_edge
+        strategy = (
+            *strategy,
+            Subsection(
+                "The strategy in words",
+                (
+                    Table(s["Strategy in words"]),
+                    Paragraph(
+                        f"Played by these rules, every deal counted exactly, the house edge is {percent(w)} of the "
+                        f"ante (exactly {w}), against {percent(he)} with optimal play: the rules cost the player "
+                        f"{percent(w - he)} of the ante (exactly {w - he}). A hidden hand beats the board's own "
+                        "cards by more than a kicker: a pair that uses a hole card, or two pair, trips, a straight "
+                        "or a flush that a hole card makes or improves."
+                    ),
+                    Table(s["Written rules' cost"]),
+                ),
+            ),
+        )
     sections = (
         Section("summary", "Summary", (*edge_notice(he), *summary)),
         Section("rules", "Rules of play", rules),
@@ -337,7 +365,7 @@ def street_document(report: StreetReport) -> Document:
             "Decisions at each street",
             (Plot("decisions", "How often each option is taken"), Table(s["Decisions"])),
         ),
-        Section("strategy", "Pre-flop strategy", strategy),
+        Section("strategy", "Strategy" if report.written is not None else "Pre-flop strategy", strategy),
         Section(
             "side-bets",
             "Side bets",
