@@ -22,12 +22,14 @@ from analysis.engine.streets import solve_streets
 from analysis.hands.evaluate import best_strength
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.hands.written import flop_bets, river_bets
+from analysis.model.cards import parse_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game, shipped_games
 from analysis.parallel.options import RunOptions
 from analysis.report.render import document_html
 from analysis.report.streets import build_street_report, street_document
+from analysis.strategy.street_advice import advise_street
 from test_streets import doc
 
 
@@ -126,3 +128,22 @@ def test_the_command_line_solves_it_and_refuses_the_games_it_does_not_fit(cli, t
     ):
         run = cli("solve", "--game", name, "--written")
         assert run.returncode == 2 and message in run.stderr and len(run.stderr.splitlines()) == 1
+
+
+def test_advice_says_what_the_rules_do_and_what_it_costs_there(cli):
+    # at the river of a full deck: A-7 on K-9-4-3-2 has 18 outs (a pair of the board or an
+    # ace), so the rules bet, as optimal play does; 7-6 on A-K-Q-J-2 folds, 16 to a straight
+    bet = cli("advise", "As 7d", "--game", "ultimate-texas-holdem", "--board", "Kc 9h 4s 3d 2c").stdout
+    assert "the strategy in words: bet 1 (the best option;" in bet
+    game = load_game("ultimate-texas-holdem")
+    cases = {
+        ("7s 6d", "Ac Kh Qs Jd 2c"): "fold",  # no hidden pair; every ten and many pairs beat it
+        ("9s 9d", "Ac Kh 4s"): "bet 2",  # a hidden pair
+        ("Qs 3s", "As 8s 2d"): "bet 2",  # four to a flush with the queen of it in the hand
+        ("Kd 3c", "As 8s 2d"): "check",  # nothing the rules name
+    }
+    for (hole, board), want in cases.items():
+        advice = advise_street(game, hole, board)
+        cards = np.array([parse_cards(hole)]), np.array([parse_cards(board)])
+        rule = flop_bets(*cards)[0] if advice.street == "flop" else river_bets(*cards)[0]
+        assert advice.written == want == str((game.flop if advice.street == "flop" else game.river)[int(rule)])

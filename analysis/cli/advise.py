@@ -141,6 +141,7 @@ def run_streets(args: argparse.Namespace) -> int:
         print_json(
             {"game": a.game, "street": a.street, "hole": a.hole, "board": a.board, "evs": a.evs, "best": a.best}
             | ({"bets_made": a.bets} if game.adds else {})
+            | ({"strategy_in_words": a.written} if a.written is not None else {})
         )
         return 0
     made = f"; {a.bets} antes bet so far, in the EVs" if game.adds and a.board else ""
@@ -148,6 +149,10 @@ def run_streets(args: argparse.Namespace) -> int:
     for option, ev in a.evs.items():
         mark = "  <- best" if option == a.best else ""
         print(f"  EV({option}) {float(ev):+.6f} antes  (exact {ev}){mark}")
+    if a.written is not None:
+        cost = a.evs[a.best] - a.evs[a.written]
+        verdict = "the best option" if cost == 0 else f"{float(cost):.6f} antes less than the best here"
+        print(f"  the strategy in words: {a.written} ({verdict}; `report` prints the rules)")
     return 0
 
 

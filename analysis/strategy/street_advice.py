@@ -18,9 +18,10 @@ import pandas as pd
 
 from analysis.counting.enumeration import single_state
 from analysis.counting.streets import NCOLS6, RESULTS6, count_streets, preflop_classes
-from analysis.engine.streets import StreetFigures, StreetValues, street_values
+from analysis.engine.streets import StreetFigures, StreetValues, has_written_strategy, street_values
 from analysis.hands.evaluate import best_strength, category_of, omaha_strength
 from analysis.hands.lookup import dealer_qualifier
+from analysis.hands.written import flop_bets, river_bets
 from analysis.model.cards import disjoint, format_cards, parse_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -39,6 +40,9 @@ class StreetAdvice:
     evs: dict[str, Fraction]
     #: the bets already made, in antes (a game whose bets add up; its EVs include them)
     bets: int = 0
+    #: the option the strategy in words takes here (:mod:`analysis.hands.written`), for a
+    #: game that has one, at the flop and the river
+    written: str | None = None
 
     @property
     def best(self) -> str:
@@ -92,7 +96,12 @@ def advise_street(
         street = "river"
     else:
         raise InputError(f"board: 0 cards (before the flop), 3 (the flop) or 5 (the river), not {len(b)}")
-    return StreetAdvice(game.name, street, format_cards(h), format_cards(b), evs)
+    written = None
+    if b and has_written_strategy(game):
+        hand, cards = np.array([h]), np.array([b])
+        bets = flop_bets(hand, cards)[0] if len(b) == 3 else river_bets(hand, cards, rules.deck)[0]
+        written = str((game.flop if len(b) == 3 else game.river)[1 if bets else 0])
+    return StreetAdvice(game.name, street, format_cards(h), format_cards(b), evs, written=written)
 
 
 def _river(v: StreetValues, hole: list[int], board: list[int]) -> dict[str, Fraction]:
