@@ -27,7 +27,13 @@ def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(NAME, help="Monte Carlo check of the exact figures", description=__doc__)
     add_game_options(p)
     add_pay_options(p)
-    p.add_argument("--strategy", choices=("optimal", "always-call", "simple"), default="optimal")
+    p.add_argument(
+        "--strategy",
+        choices=("optimal", "always-call", "simple", "written"),
+        default="optimal",
+        help="optimal (default); always-call and simple for casino-omaha and casino-holdem; written: the "
+        "strategy in words of a game that has one (Ultimate Texas Hold'em)",
+    )
     p.add_argument("--hands", type=hands, default=1_000_000, help="hands to deal (default 1,000,000)")
     p.add_argument("--seed", type=seed, default=2026, help="random seed, a whole number >= 0 (default 2026)")
     add_format(p)
@@ -76,9 +82,14 @@ def run_streets(args: argparse.Namespace) -> int:
     from analysis.model.game import load_game
     from analysis.parallel.options import RunOptions
 
-    if args.strategy != "optimal" or args.paytable.name != "antewin" or args.pays_on != "ante":
-        raise InputError("--strategy, --paytable and --pays-on are for casino-omaha and casino-holdem")
+    if args.strategy not in ("optimal", "written") or args.paytable.name != "antewin" or args.pays_on != "ante":
+        raise InputError(
+            "--strategy always-call or simple, --paytable and --pays-on are for casino-omaha and casino-holdem"
+        )
     game = load_game(args.game)
+    written = args.strategy == "written"
+    if written and (game.no_board is not None or game.hand_paid is not None):
+        raise InputError(f"--strategy written: {game.title} has no strategy in words")
     if game.hand_paid is not None:
         from analysis.cli.hand_paid import run_simulate
 
@@ -87,13 +98,13 @@ def run_streets(args: argparse.Namespace) -> int:
         return run_no_board(args, game)
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
-    figures = solve_streets(game, RunOptions(root=args.store), keep_states=True)
-    sim = simulate_streets(figures, args.hands, args.seed)
+    figures = solve_streets(game, RunOptions(root=args.store), keep_states=not written, written=written)
+    sim = simulate_streets(figures, args.hands, args.seed, written=written)
     if args.format == "json":
         print_json(
             {
                 "game": game.name,
-                "strategy": "optimal",
+                "strategy": args.strategy,
                 "hands": sim.hands,
                 "seed": args.seed,
                 "house_edge": sim.house_edge,
@@ -106,7 +117,7 @@ def run_streets(args: argparse.Namespace) -> int:
         return 0
     z = "n/a" if sim.z is None else f"{sim.z:+.2f}"
     print(
-        f"{game.name}, optimal: simulated house edge {sim.house_edge:.5%} ± {sim.standard_error:.5%} "
+        f"{game.name}, {args.strategy}: simulated house edge {sim.house_edge:.5%} ± {sim.standard_error:.5%} "
         f"(1 s.e., {sim.hands:,} hands, seed {args.seed}); exact {sim.exact_house_edge:.5%}; z = {z}"
     )
     return 0

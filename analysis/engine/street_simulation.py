@@ -20,9 +20,10 @@ from math import comb, lcm, sqrt
 import numpy as np
 
 from analysis.engine.simulation import Simulation, deal, final_strengths
-from analysis.engine.streets import StreetFigures
+from analysis.engine.streets import StreetFigures, has_written_strategy
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.hands.written import flop_bets, river_bets
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option
@@ -166,9 +167,11 @@ def _play(
     river: RiverDecider | None,
     d: dict[str, np.ndarray],
     decisions: dict[tuple[str, str], int],
+    written: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one batch of deals: each hand's net result (scaled) and whether it folded; adds
-    the decisions taken to ``decisions``."""
+    the decisions taken to ``decisions``. ``written``: the flop and the river played by the
+    strategy in words (:mod:`analysis.hands.written`), the hand's own cards tested."""
     game, rules = figures.game, figures.game.rules
     n = len(d["player"])
     hole, board = d["player"].astype(np.int64), d["board"].astype(np.int64)
@@ -196,10 +199,18 @@ def _play(
         take("preflop", game.preflop, np.arange(n), chosen)
     if game.flop:
         rows = np.flatnonzero(undecided)
-        take("flop", game.flop, rows, figures.flop_choice(hole[rows], d["flop"][rows]).astype(np.int64))
+        if written:
+            at_flop = flop_bets(hole[rows], d["flop"][rows]).astype(np.int64)
+        else:
+            at_flop = figures.flop_choice(hole[rows], d["flop"][rows]).astype(np.int64)
+        take("flop", game.flop, rows, at_flop)
     if river is not None:
         rows = np.flatnonzero(undecided)
-        take("river", game.river, rows, river.decide(hole[rows], board[rows], player[rows]))
+        if written:
+            at_river = river_bets(hole[rows], board[rows], rules.deck).astype(np.int64)
+        else:
+            at_river = river.decide(hole[rows], board[rows], player[rows])
+        take("river", game.river, rows, at_river)
     category = tables().category[player].astype(np.int64)
     qualifies = dealer.astype(np.int64) >= settle.qualifier
     sign = np.sign(player.astype(np.int64) - dealer.astype(np.int64))
@@ -243,14 +254,23 @@ def _play_adding(
 
 
 def simulate_streets(
-    figures: StreetFigures, hands: int, seed: int, threads: int = 1, batch: int = 100_000
+    figures: StreetFigures,
+    hands: int,
+    seed: int,
+    threads: int = 1,
+    batch: int = 100_000,
+    written: bool = False,
 ) -> StreetSimulation:
     """Play ``hands`` random hands with the engine's pre-flop and flop decisions (and a game
     whose bets add up its turn decisions) and this module's own river decision and
-    settlement; the engine's exact house edge beside it."""
+    settlement; the engine's exact house edge beside it. ``written``: the figures are those
+    of the strategy in words (``solve_streets(written=True)``), and the flop and the river
+    are played by its rules on each hand's cards."""
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
         raise InputError(f"hands must be a positive whole number, got {hands!r}")
     game = figures.game
+    if written and not has_written_strategy(game):
+        raise InputError(f"{game.title} has no strategy in words to play")
     settle = Settlement(game)
     river = RiverDecider(game, settle, threads) if len(game.river) > 1 else None
     rng = np.random.default_rng(seed)
@@ -263,7 +283,7 @@ def simulate_streets(
         if game.adds:
             result, folded = _play_adding(figures, settle, d, decisions)
         else:
-            result, folded = _play(figures, settle, river, d, decisions)
+            result, folded = _play(figures, settle, river, d, decisions, written)
         # exact integer sums: the mean and variance lose nothing to rounding
         total += int(result.sum())
         squares += int((result * result).sum())
