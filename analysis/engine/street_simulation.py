@@ -12,6 +12,7 @@ kept per state) and settles every bet made to the showdown.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
@@ -230,8 +231,8 @@ def _play_adding(
     chosen = figures.preflop_choice(hole)
     folded = np.array([o.kind == "fold" for o in chosen], dtype=bool)
     bets += [o.multiple for o in chosen]
-    for o in game.preflop:
-        decisions[("preflop", str(o))] = decisions.get(("preflop", str(o)), 0) + sum(c == o for c in chosen)
+    for o, n in Counter(chosen).items():
+        decisions[("preflop", str(o))] = decisions.get(("preflop", str(o)), 0) + n
     rows = np.flatnonzero(~folded)
     flop_opts = game.flop or (Option("check"),)
     at_flop = figures.flop_choice(hole[rows], d["flop"][rows]).astype(np.int64)

@@ -283,18 +283,15 @@ class StreetJob:
         classes = preflop_classes(rules)
         sums = ClassSums.zero(len(classes.codes), len(v.flop), len(v.river))
         keys, choices = [], []
+        river_bet = [o.kind for o in v.river].index("bet") if self.written else -1
+        flop_bet = [o.kind for o in v.flop].index("bet") if self.written else -1
         for start in range(0, len(flops), CHUNK):
             p = prepare(rules, flops[start : start + CHUNK])
-            river_bet = [o.kind for o in v.river].index("bet") if self.written else -1
             sc = count_streets(p, v.river_coef, classes, threads, river_bet=river_bet)
-            written = None
-            if self.written:
-                holes = p.holdings.astype(np.int64)
-                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
-                written = np.where(flop_bets(holes, flop_rows), [o.kind for o in v.flop].index("bet"), 0)
+            flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
+            written = np.where(flop_bets(p.holdings.astype(np.int64), flop_rows), flop_bet, 0) if self.written else None
             choice = sums.add(sc, v, written)
             if keep:
-                flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
                 keys.append(state_keys(colex_codes(flop_rows), colex_codes(p.holdings)))
                 choices.append(choice.astype(np.int8))
             if done is not None:

@@ -141,6 +141,7 @@ def _adding(game: GameSpec, hole: list[int], board: list[int], taken: tuple[str,
     if len(given) > len(points):
         raise InputError(f"taken: at most {len(points)} earlier option(s) at this point, not {len(given)}")
     bets = 0
+    turns: dict[int, tuple[Fraction, int, int]] = {}  # the turns' sums, when the flop was valued
     for i, (point, options) in enumerate(points):
         names = [str(o) for o in options if o.kind != "fold"]
         if i < len(given):
@@ -152,14 +153,15 @@ def _adding(game: GameSpec, hole: list[int], board: list[int], taken: tuple[str,
                 raise InputError(f"taken: name the bet made before the flop ({', '.join(names)})")
             choice = names[0]
         else:  # the flop's best option
-            evs, _ = flop_evs(game, tuple(hole), tuple(board[:3]), bets)
+            evs, turns = flop_evs(game, tuple(hole), tuple(board[:3]), bets)
             choice = max(evs, key=lambda o: evs[o])
         bets += next(o.multiple for o in options if str(o) == choice)
     if len(board) == 3:
         evs, _ = flop_evs(game, tuple(hole), tuple(board), bets)
         street = "flop"
     else:
-        evs = turn_evs(game, turn_sums(game, tuple(hole), tuple(board)), bets)
+        sums = turns[board[3]] if turns else turn_sums(game, tuple(hole), tuple(board))
+        evs = turn_evs(game, sums, bets)
         street = "turn"
     return StreetAdvice(game.name, street, format_cards(hole), format_cards(board), evs, bets)
 
