@@ -61,6 +61,7 @@ setup(
             extension("_distribution", "ext/distribution.pyx"),
             extension("_streets", "ext/streets.pyx"),
             extension("_no_board", "ext/no_board.pyx"),
+            extension("_seen_card", "ext/seen_card.pyx"),
         ],
         include_path=["ext"],
         compiler_directives={"language_level": 3},

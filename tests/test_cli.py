@@ -263,7 +263,6 @@ def test_every_shipped_game_reports_in_one_json_schema(cli, omaha, holdem, tmp_p
 @pytest.mark.parametrize(
     ("command", "instead"),
     [
-        (["protect", "--exposed", "1"], "`advise` with `--board` gives one state's exact decisions"),
         (["enumerate"], "`solve --game ultimate-texas-holdem` counts it"),
     ],
 )

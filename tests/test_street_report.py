@@ -216,8 +216,8 @@ def test_report_command_refuses_what_it_cannot_do(cli, tmp_path):
     assert wrong.returncode == 2 and "[cards] hole must be 2 or 3" in wrong.stderr
     pays = cli("report", "--game", "ultimate-texas-holdem", "--paytable", "madrid", "--strategy", "simple")
     assert pays.returncode == 2 and "--paytable, --strategy: only for casino-omaha and casino-holdem" in pays.stderr
-    other = cli("protect", "--game", "ultimate-texas-holdem", "--exposed", "1")  # not yet: says why in one line
-    assert other.returncode == 2 and "`protect` takes the one-decision games so far" in other.stderr
+    other = cli("protect", "--game", "ultimate-texas-holdem", "--exposed", "2")  # not yet: says why in one line
+    assert other.returncode == 2 and "two cards seen, the turn seen early and colluding seats" in other.stderr
 
 
 # ---- the full deck ------------------------------------------------------------------------

@@ -114,11 +114,13 @@ def run_streets(args: argparse.Namespace) -> int:
     from analysis.parallel.options import RunOptions
     from analysis.strategy.street_advice import advise_street
 
-    if args.exposed or args.dead or args.enumerate:
-        raise InputError("--exposed, --dead and --enumerate are for casino-omaha and casino-holdem")
+    if args.dead or args.enumerate:
+        raise InputError("--dead and --enumerate are for casino-omaha and casino-holdem")
     if args.flop is not None and args.board is not None:
         raise InputError("give --flop (the flop decision) or --board (the river decision), not both")
     game = load_game(args.game)
+    if args.exposed:
+        return _run_seen_card(args, game)
     if game.hand_paid is not None:
         from analysis.cli.hand_paid import run_advise
 
@@ -153,6 +155,37 @@ def run_streets(args: argparse.Namespace) -> int:
         cost = a.evs[a.best] - a.evs[a.written]
         verdict = "the best option" if cost == 0 else f"{float(cost):.6f} antes less than the best here"
         print(f"  the strategy in words: {a.written} ({verdict}; `report` prints the rules)")
+    return 0
+
+
+def _run_seen_card(args: argparse.Namespace, game: GameSpec) -> int:
+    """Advice to a player who saw one of the dealer's cards, at any street of a game with
+    several decision points (before the flop from the game solved with the card seen)."""
+    from analysis.model.errors import InputError
+    from analysis.parallel.options import RunOptions
+    from analysis.protection.seen_card import advise_seen_card, seen_card_fits, solve_seen_card
+
+    if not seen_card_fits(game) or args.taken is not None or args.up is not None:
+        raise InputError(
+            f"--exposed: a dealer card seen is advised in games of two hole cards and the best five of seven whose "
+            f"bets do not add up (not {game.title}), without --taken or --up"
+        )
+    if args.qualifier is not None:
+        game = game.with_qualifier(args.qualifier)
+    board = args.board or args.flop or ""
+    figures = None if board else solve_seen_card(game, RunOptions(root=args.store))
+    a = advise_seen_card(game, args.hole, args.exposed, board, figures)
+    if args.format == "json":
+        print_json(
+            {"game": a.game, "street": a.street, "hole": a.hole, "seen": a.seen, "board": a.board, "evs": a.evs}
+            | {"best": a.best}
+        )
+        return 0
+    where = f", board {a.board}" if a.board else ""
+    print(f"{game.title}: hole {a.hole}, the dealer's {a.seen} seen{where} ({a.street} decision)")
+    for option, ev in a.evs.items():
+        mark = "  <- best" if option == a.best else ""
+        print(f"  EV({option}) {float(ev):+.6f} antes  (exact {ev}){mark}")
     return 0
 
 

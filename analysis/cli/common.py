@@ -298,7 +298,6 @@ def rules_for(args: argparse.Namespace) -> Rules:
 
 #: What to do instead, for a command that plays only the one-decision games so far.
 INSTEAD = {
-    "protect": "`advise` with `--board` gives one state's exact decisions",
     "enumerate": "`solve --game GAME` counts it and keeps its result store",
 }
 

@@ -23,6 +23,7 @@ from analysis.cli.common import (
     add_game_options,
     add_pay_options,
     cluster_for,
+    game_for,
     options_for,
     positive,
     print_json,
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         game = load_game(args.game)
         if game.no_board is not None:
             return _no_board(args, game)
+        if not game.single_decision:
+            return _streets(args, game)
     rules, paytable = rules_for(args), PayTable.load(args.paytable)
     with cluster_for(args) as cluster:
         engine = ReturnEngine.from_store(ensure_store(rules, options_for(args, cluster)))
@@ -146,6 +149,63 @@ def _no_board(args: argparse.Namespace, game: GameSpec) -> int:
         word = RANK_WORDS[RANKS.index(rank)]
         card = f"{'an' if word[0] in 'ae' else 'a'} {word}:"
         print(f"  seeing {card:10} the player's expected result {float(ev):+.4f} antes a hand")
+    return 0
+
+
+def _streets(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game with several decision points: one dealer card seen, every street decided
+    knowing it, exactly."""
+    from analysis.model.errors import InputError
+    from analysis.protection.seen_card import seen_card_fits, solve_seen_card
+    from analysis.report.wording import STREET_WORDS
+
+    if not seen_card_fits(game):
+        raise InputError(
+            f"{game.title}: `protect` counts one dealer card seen in games of two hole cards and the best five of "
+            "seven, with bets that do not add up; `advise` with `--board` gives one state's exact decisions"
+        )
+    if args.exposed != 1:
+        raise InputError(
+            f"{game.title}: `protect` counts one dealer card seen (`--exposed 1`) in a game with several decision "
+            "points; two cards seen, the turn seen early and colluding seats are not counted for it yet"
+        )
+    game = game_for(args)
+    with cluster_for(args) as cluster:
+        e = solve_seen_card(game, options_for(args, cluster))
+    base = e.base.house_edge
+    rates = e.decision_rates()
+    changes = e.preflop_changes()
+    summary = {
+        "game": game.name,
+        "exposed": 1,
+        "house_edge": float(e.house_edge),
+        "house_edge_exact": str(e.house_edge),
+        "base_house_edge": float(base),
+        "base_house_edge_exact": str(base),
+        "deals": e.deals,
+        "decisions": [
+            {"street": street, "option": option, "with_the_card": mine, "without_it": theirs}
+            for street, option, mine, theirs in rates.itertuples(index=False)
+        ],
+        "preflop_changes": {k: float(v) for k, v in changes.items()},
+        "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
+    }
+    if args.format == "json":
+        print_json(summary)
+        return 0
+    print(f"{game.title}: one dealer card seen from the start, every street decided knowing it, exactly")
+    print(f"house edge          {float(e.house_edge):+.4%} per ante  (exact {e.house_edge})")
+    print(f"  without the card  {float(base):+.4%}")
+    print(f"deals               {e.deals:,} (each deal once per dealer card)")
+    print("\nhow often each option is taken, with the card and by the optimal player without it:")
+    for street, option, mine, theirs in rates.itertuples(index=False):
+        print(f"  {STREET_WORDS[street] + ', ' + option:28} {mine:8.2%}  {theirs:8.2%}")
+    print("\nwhat gives him away, before the flop (share of deals):")
+    for what, share in changes.items():
+        print(f"  {what:40} {float(share):.2%}")
+    print("\nby the rank of the card seen, the player's expected result per hand:")
+    for rank, ev in e.by_rank.items():
+        print(f"  {rank}  {float(ev):+.4f} antes")
     return 0
 
 

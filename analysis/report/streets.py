@@ -25,6 +25,7 @@ from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game, shipped_games
 from analysis.parallel.options import RunOptions
+from analysis.protection.seen_card import SeenCardFigures, stored_seen_card
 from analysis.report.document import (
     NUMBERS_NOTE,
     Block,
@@ -41,6 +42,7 @@ from analysis.report.document import (
     image,
 )
 from analysis.report.examples import signed_antes
+from analysis.report.plots import plot_protection
 from analysis.report.regulation import game_rules_of_play
 from analysis.report.render import Written, document_html, write_report
 from analysis.report.sections import (
@@ -53,6 +55,7 @@ from analysis.report.sections import (
     regulation_blocks,
     side_bet_blocks,
 )
+from analysis.report.seen_card import seen_card_blocks, seen_card_sheets
 from analysis.report.sidebet_plots import plot_side_bet
 from analysis.report.sidebets import street_side_bet_tables
 from analysis.report.street_examples import StreetExample, street_examples, street_examples_table
@@ -89,6 +92,8 @@ class StreetReport:
     side_bets: list[SideBetResult] = field(default_factory=list)
     #: the figures of the written strategy, when the game has one (the document only)
     written: StreetFigures | None = None
+    #: one dealer card seen, when an earlier ``protect`` run kept it
+    protection: SeenCardFigures | None = None
 
     @property
     def stem(self) -> str:
@@ -145,6 +150,9 @@ def build_street_report(
     if report.written is not None:
         sheets["Strategy in words"] = written_rules_table(spec)
         sheets["Written rules' cost"] = written_cost_table(figures, report.written)
+    report.protection = stored_seen_card(spec, figures, options)
+    if report.protection is not None:
+        sheets |= seen_card_sheets(report.protection)
     metadata = sheets.pop("Metadata")  # stays the last sheet
     summary, lines, report.side_bets = street_side_bet_tables(figures)
     bets = {"Side bets": summary, "Side bet lines": lines} if report.side_bets else {}
@@ -197,6 +205,8 @@ def street_plots(report: StreetReport) -> dict[str, Image]:
         plots["preflop"] = image(
             plot_bet_share_grid(bet_share_grid(report.figures), f"{title}: share of hands that bet before the flop")
         )
+    if "Game protection" in s:
+        plots["protection"] = image(plot_protection(s["Game protection"], s["Protection by card seen"]))
     return plots | {f"side-bet-{i}": image(plot_side_bet(b)) for i, b in enumerate(report.side_bets)}
 
 
@@ -375,6 +385,7 @@ def street_document(report: StreetReport) -> Document:
                 "A bet lost on a fold is played with the game's optimal strategy; the others do not depend on it.",
             ),
         ),
+        Section("protection", "Game protection", seen_card_blocks(game, report.protection, s)),
         Section("method", "Method and verification", _method(report)),
         Section("metadata", "Run metadata", (Table(s["Metadata"]),)),
     )

@@ -43,6 +43,8 @@ class StreetAdvice:
     #: the option the strategy in words takes here (:mod:`analysis.hands.written`), for a
     #: game that has one, at the flop and the river
     written: str | None = None
+    #: the dealer card the player saw (game protection), if any
+    seen: str = ""
 
     @property
     def best(self) -> str:

@@ -1,0 +1,405 @@
+"""One dealer card seen in a game with decisions before the flop, at the flop and at the
+river (Ultimate Texas Hold'em), exactly: the player who saw it decides every street knowing
+it, and every deal is counted (the compiled kernel :mod:`analysis._seen_card`; the
+algorithm is in its docstring).
+
+The player sees one of the dealer's two cards at random, so every deal counts once per
+dealer card: twice the base game's deals. The kernel sums each flop class into one row per
+class of (seen card, hole cards) under suit permutations, where the pre-flop decision is
+taken; the rows of each shard of flop classes are kept in a result store, so a run resumes
+and a solved game is read back. Besides the edge: how often each option is taken beside the
+optimal player's, the pre-flop decisions that differ from his (what surveillance can see),
+and the player's result by the rank of the card he saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import analysis._seen_card as _seen_card
+from analysis.counting.streets import RESULTS6
+from analysis.counting.symmetry import FlopClass, suit_permutations, turn_river_orbits
+from analysis.engine.streets import StreetFigures, StreetValues, solve_streets, street_values
+from analysis.hands.evaluate import best_strength, category_of
+from analysis.hands.lookup import dealer_qualifier, tables
+from analysis.model.cards import RANKS, disjoint, format_cards, parse_cards
+from analysis.model.errors import InputError
+from analysis.model.game import GameSpec, Option
+from analysis.model.outcomes import BINOM
+from analysis.parallel.options import RunOptions
+from analysis.store.outcome_store import shard_plan
+from analysis.store.result_store import ResultStore, results_folder
+from analysis.store.runs import run_into_store
+from analysis.strategy.street_advice import StreetAdvice
+
+#: The method's version: part of a job's key.
+METHOD = "seen-card/1"
+#: Option kinds as the kernel takes them.
+_FOLD, _SHOW, _ON = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class SeenCardFigures:
+    """The game played by a player who sees one dealer card: the exact value summed over
+    ``deals`` (in 1/``scale`` ante), the deals that take each option at each street, the
+    pre-flop option of each class of (card seen, hole cards) and what the player is worth
+    by the rank he saw. ``base``: the same game without the card."""
+
+    game: GameSpec
+    base: StreetFigures
+    scale: int
+    value: int
+    deals: int
+    decisions: dict[tuple[str, str], int]
+    preflop: pd.DataFrame
+    by_rank: dict[str, Fraction]
+    #: the class of each (seen card, holding) cell (d1 * 1326 + colex index of the holding)
+    codes: np.ndarray = field(repr=False)
+    #: each class's summed value of each pre-flop option (1/``scale`` ante)
+    values: np.ndarray = field(repr=False)
+    #: the result store the rows were read from
+    store: Path | None = None
+
+    @property
+    def expected(self) -> Fraction:
+        """The player's expected net result per hand, in antes."""
+        return Fraction(self.value, self.scale * self.deals)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's expected win per ante (negative: the player has the edge)."""
+        return -self.expected
+
+    def decision_rates(self) -> pd.DataFrame:
+        """How often each option is taken at each street, with the card and by the optimal
+        player without it."""
+        rows = []
+        for (street, option), n in self.decisions.items():
+            base = self.base.decisions.get((street, option), 0)
+            rows.append(
+                {
+                    "street": street,
+                    "option": option,
+                    "with the card": float(Fraction(n, self.deals)),
+                    "without it": float(Fraction(base, self.base.total)),
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def preflop_changes(self) -> dict[str, Fraction]:
+        """The share of deals in which the player's pre-flop option is not the optimal
+        player's: a bet where he checks, a check where he bets, another bet size."""
+        p = self.preflop
+        out = {"bets where the optimal player checks": 0, "checks where he bets": 0, "bets another size": 0}
+        for mine, theirs, n in zip(p["option"], p["without the card"], p["deals"]):
+            if mine == theirs:
+                continue
+            if theirs == "check":
+                out["bets where the optimal player checks"] += n
+            elif mine == "check":
+                out["checks where he bets"] += n
+            else:
+                out["bets another size"] += n
+        return {k: Fraction(n, self.deals) for k, n in out.items()}
+
+
+@dataclass(frozen=True)
+class SeenCardJob:
+    """One exact count of a game with one dealer card seen: its key names everything the
+    shards depend on; a shard is a list of flop classes, its result the class rows."""
+
+    game: GameSpec
+
+    def key(self) -> dict[str, object]:
+        v = street_values(self.game)
+        return {
+            "method": METHOD,
+            "rules": self.game.rules.fingerprint(),
+            "streets": {s: [str(o) for o in opts] for s, opts in self.game.streets.items()},
+            "values": {str(m): [str(Fraction(int(x), v.scale)) for x in v.show[m]] for m in v.show},
+            "fold": str(self.game.fold_value),
+        }
+
+    def rows(self, flops: list[FlopClass], threads: int | None = None) -> np.ndarray:
+        """The class rows of some flop classes."""
+        v, rules = street_values(self.game), self.game.rules
+        a0, b0 = _linear(v)
+        t = tables()
+        deck = sum(1 << c for c in rules.deck)
+        codes, _, _ = _classes(rules.deck, tuple(rules.suits))
+        pairs, weights = [], []
+        for f in flops:  # one turn/river pair of each orbit under the flop's stabilizer, and its size
+            tr, first = turn_river_orbits(f, rules.deck)
+            starts = np.flatnonzero(first)
+            pairs.append(tr[starts])
+            weights.append(np.diff(np.append(starts, len(tr))))
+        return _seen_card.count_seen_card(
+            np.array([f.cards for f in flops], dtype=np.int8).reshape(-1, 3),
+            np.array([f.multiplicity for f in flops], dtype=np.int64),
+            np.concatenate(pairs or [np.zeros((0, 2))]).astype(np.int8),
+            np.concatenate(weights or [np.zeros(0)]).astype(np.int64),
+            np.cumsum([0, *map(len, pairs)]).astype(np.int64),
+            np.concatenate([f.stabilizer for f in flops] or [np.zeros((0, 52))]).astype(np.int8),
+            np.cumsum([0, *(len(f.stabilizer) for f in flops)]).astype(np.int64),
+            deck,
+            t.rank7,
+            t.flush,
+            t.category,
+            dealer_qualifier(rules.qualifier_rank),
+            a0,
+            b0,
+            int(v.fold),
+            [_kind(o, river=True) for o in v.river],
+            [_kind(o, river=False) for o in v.flop],
+            codes,
+            int(codes.max()) + 1,
+            threads or 0,
+        )
+
+
+def _seen_shard(job: SeenCardJob, flops: list[FlopClass], threads: int | None = None) -> list[list[int]]:
+    return job.rows(flops, threads).tolist()
+
+
+def seen_card_fits(game: GameSpec) -> bool:
+    """Whether the kernel plays the game: two hole cards each, the best five of seven, a
+    board dealt as flop then turn and river, bets that do not add up."""
+    rules = game.rules
+    return (
+        game.no_board is None
+        and game.hand_paid is None
+        and not game.adds
+        and not game.turn
+        and rules.hole_cards == 2
+        and not rules.omaha
+    )
+
+
+def solve_seen_card(game: GameSpec, options: RunOptions | None = None) -> SeenCardFigures:
+    """``game`` played with one of the dealer's cards seen from the start, every street
+    decided knowing it, counted exactly (a result store in the options' protection results
+    folder: an interrupted run resumes, a solved game is read back)."""
+    options = options or RunOptions()
+    if not isinstance(game, GameSpec):
+        raise InputError(f"solve_seen_card: game must be a GameSpec (load_game), not {type(game).__name__}")
+    if not seen_card_fits(game):
+        raise InputError(
+            f"{game.title}: one dealer card seen is counted for games of two hole cards and the best five of seven, "
+            "a board dealt as flop then turn and river, and bets that do not add up"
+        )
+    job, plan = SeenCardJob(game), shard_plan(game.rules)
+    store = ResultStore.for_job("seen-card", job.key(), options.results or results_folder(options.root))
+    run_into_store(
+        store,
+        _seen_shard,
+        {i: (job, flops) for i, flops in enumerate(plan)},
+        {i: len(flops) for i, flops in enumerate(plan)},
+        f"{game.name}: one dealer card seen, every deal",
+        options,
+    )
+    return _read(game, solve_streets(game, options), store)
+
+
+def stored_seen_card(game: GameSpec, base: StreetFigures, options: RunOptions | None = None) -> SeenCardFigures | None:
+    """What an earlier run of :func:`solve_seen_card` kept for ``game`` (``base``: the game
+    solved without the card), or None: nothing is counted here (a par sheet includes what
+    is there and says what is not)."""
+    options = options or RunOptions()
+    if not seen_card_fits(game):
+        return None
+    plan = shard_plan(game.rules)
+    store = ResultStore.for_job("seen-card", SeenCardJob(game).key(), options.results or results_folder(options.root))
+    if not store.manifest_path.exists() or not store.has({i: len(flops) for i, flops in enumerate(plan)}):
+        return None
+    return _read(game, base, store)
+
+
+def _read(game: GameSpec, base: StreetFigures, store: ResultStore) -> SeenCardFigures:
+    """The class rows a complete store holds, summed (each shard checked on read), decided."""
+    v, rules = street_values(game), game.rules
+    codes, reps, members = _classes(rules.deck, tuple(rules.suits))
+    rows = np.zeros((len(reps), 3 + len(v.flop) + len(v.river)), dtype=np.int64)
+    for i in range(len(shard_plan(rules))):
+        part = np.array(store.read(i), dtype=np.int64)
+        if part.shape != rows.shape:
+            raise InputError(f"{store.path}: shard {i} holds rows of another shape; delete the folder to count again")
+        rows += part
+    return replace(_decide(game, base, v, rows, codes, reps, members), store=store.path)
+
+
+def _decide(
+    game: GameSpec,
+    base: StreetFigures,
+    v: StreetValues,
+    rows: np.ndarray,
+    codes: np.ndarray,
+    reps: np.ndarray,
+    members: np.ndarray,
+) -> SeenCardFigures:
+    """The pre-flop decision of each class from its row, and the figures."""
+    nflop = len(v.flop)
+    flop_deals = rows[:, 3 : 3 + nflop]
+    river_deals = rows[:, 3 + nflop :]
+    deals = flop_deals.sum(axis=1)
+    n = len(game.rules.deck)
+    want = members * comb(n - 3, 3) * comb(n - 6, 2) * (n - 8)
+    if not np.array_equal(deals, want):
+        raise AssertionError("the seen-card counts do not cover every deal once: a damaged or foreign result store")
+    values = []
+    for o in v.preflop:
+        if o.kind == "fold":
+            values.append(deals * v.fold)
+        elif o.kind == "bet":
+            values.append(rows[:, 1] + o.multiple * rows[:, 2])
+        else:
+            values.append(rows[:, 0])
+    stacked = np.stack(values, axis=1)
+    choice = np.argmax(stacked, axis=1)  # first best: options are in risk order
+    best = stacked[np.arange(len(rows)), choice]
+    checks = np.array([o.kind == "check" for o in v.preflop])[choice]  # the flop decision is reached
+    decisions = {("preflop", str(o)): int(deals[choice == i].sum()) for i, o in enumerate(game.preflop)}
+    decisions |= {("flop", str(o)): int(flop_deals[checks, j].sum()) for j, o in enumerate(game.flop)}
+    decisions |= {("river", str(o)): int(river_deals[checks, j].sum()) for j, o in enumerate(game.river)}
+    theirs = [str(o) for o in base.preflop_choice(reps[:, 1:])]
+    preflop = pd.DataFrame(
+        {
+            "seen": reps[:, 0],
+            "hole": [tuple(h) for h in reps[:, 1:].tolist()],
+            "option": [str(v.preflop[c]) for c in choice],
+            "without the card": theirs,
+            "deals": deals,
+        }
+    )
+    rank = reps[:, 0] >> 2
+    by_rank = {
+        RANKS[r]: Fraction(int(best[rank == r].sum()), v.scale * int(deals[rank == r].sum()))
+        for r in sorted(set(rank.tolist()))
+    }
+    return SeenCardFigures(
+        game, base, v.scale, int(best.sum()), int(deals.sum()), decisions, preflop, by_rank, codes, stacked
+    )
+
+
+def _kind(o: Option, river: bool) -> tuple[int, int]:
+    """An option as the kernel takes it: (kind, play multiple)."""
+    if o.kind == "fold":
+        return _FOLD, 0
+    if o.kind == "check" and not river:
+        return _ON, 0
+    return _SHOW, o.multiple
+
+
+def _linear(v: StreetValues) -> tuple[np.ndarray, np.ndarray]:
+    """The showdown's value without a play bet and per ante of play bet; the kernel needs
+    every multiple's value on that line (a play bet settled at even money or pushed)."""
+    a0, b0 = v.show[0], v.show[1] - v.show[0]
+    if any(not np.array_equal(v.show[m], a0 + m * b0) for m in v.show):
+        raise InputError(f"{v.game.title}: the play bet's result is not the same per ante at every multiple")
+    return a0, b0
+
+
+@cache
+def _classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The class under suit permutations of each (seen card, two hole cards) cell
+    (d1 * 1326 + colex index of the holding; -1 off the deck), each class's smallest
+    member as (d1, hole, hole) and its members."""
+    cards = np.array(deck, dtype=np.int64)
+    d1, p1, p2 = (a.ravel() for a in np.meshgrid(cards, cards, cards, indexing="ij"))
+    ok = (p1 < p2) & (d1 != p1) & (d1 != p2)
+    d1, p1, p2 = d1[ok], p1[ok], p2[ok]
+    keys = []
+    for perm in suit_permutations(suits):
+        a, b, c = perm[d1], perm[p1], perm[p2]
+        lo, hi = np.minimum(b, c), np.maximum(b, c)
+        keys.append(a * 1326 + lo + BINOM[hi, 2])
+    key = np.min(keys, axis=0)
+    uniq, cls, members = np.unique(key, return_inverse=True, return_counts=True)
+    codes = np.full(52 * 1326, -1, dtype=np.int32)
+    codes[d1 * 1326 + p1 + BINOM[p2, 2]] = cls
+    seen, hole = uniq // 1326, uniq % 1326
+    hi = np.searchsorted(BINOM[:, 2], hole, side="right") - 1
+    reps = np.stack([seen, hole - BINOM[hi, 2], hi], axis=1)
+    return codes, reps, members
+
+
+def advise_seen_card(
+    game: GameSpec, hole: str, seen: str, board: str = "", figures: SeenCardFigures | None = None
+) -> StreetAdvice:
+    """The exact EV of each option of a player who saw the dealer card ``seen``: before the
+    flop (``board`` empty) from the solved game's class sums (``figures``), at the flop
+    (3 board cards: every turn and river, the river played knowing the card) or at the
+    river (5: every dealer card left)."""
+    if not seen_card_fits(game):
+        raise InputError(f"{game.title}: advice with a dealer card seen is for the games solve_seen_card counts")
+    rules = game.rules
+    h = parse_cards(hole, 2, "hole cards")
+    d = parse_cards(seen, 1, "the dealer card seen")
+    b = parse_cards(board, what="board cards") if board.strip() else []
+    disjoint(h, d, b)
+    if not set(h + d + b) <= set(rules.deck):
+        raise InputError(f"{game.name}: cards that are not in the game's deck")
+    v = street_values(game)
+    if not b:
+        if figures is None or figures.game != game:
+            raise InputError("advice before the flop needs the solved game with the card seen (solve_seen_card)")
+        lo, hi = sorted(h)
+        klass = int(figures.codes[d[0] * 1326 + lo + int(BINOM[hi, 2])])
+        deals = int(figures.preflop["deals"].iloc[klass])
+        evs = {str(o): v.exact(int(figures.values[klass, i]), deals) for i, o in enumerate(v.preflop)}
+        street = "preflop"
+    elif len(b) == 3:
+        rest = [c for c in rules.deck if c not in (*h, *d, *b)]
+        runouts = np.array(list(combinations(rest, 2)), dtype=np.int64).reshape(-1, 2)
+        boards = np.column_stack([np.tile(b, (len(runouts), 1)), runouts])
+        shows, river = _river_values(v, h, d[0], boards)
+        deals = len(boards) * (len(rest) - 2)
+        evs = {}
+        for o in v.flop:
+            if o.kind == "fold":
+                total = v.fold * deals
+            elif o.kind == "check":
+                total = int(river.max(axis=1).sum())
+            else:
+                total = int(shows[o.multiple].sum())
+            evs[str(o)] = v.exact(total, deals)
+        street = "flop"
+    elif len(b) == 5:
+        _, river = _river_values(v, h, d[0], np.array([b]))
+        deals = len(rules.deck) - 8
+        evs = {str(o): v.exact(int(x), deals) for o, x in zip(v.river, river[0])}
+        street = "river"
+    else:
+        raise InputError(f"board: 0 cards (before the flop), 3 (the flop) or 5 (the river), not {len(b)}")
+    return StreetAdvice(game.name, street, format_cards(h), format_cards(b), evs, seen=format_cards(d))
+
+
+def _river_values(
+    v: StreetValues, hole: list[int], seen: int, boards: np.ndarray
+) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """Per board (rows of 5 cards): each play multiple's showdown value summed over the
+    dealer's unseen card, and each river option's value (1/``scale`` ante)."""
+    deck = np.array(v.game.rules.deck)
+    out = np.zeros((len(boards), 52), dtype=bool)
+    out[np.arange(len(boards))[:, None], boards] = True
+    out[:, [*hole, seen]] = True
+    left = np.array([deck[~row[deck]] for row in out])  # boards x the dealer's possible second cards
+    n = left.shape[1]
+    mine = best_strength(np.column_stack([np.tile(hole, (len(boards), 1)), boards])).astype(np.int64)
+    dealer = np.concatenate(
+        [np.full((len(boards), n, 1), seen), left[:, :, None], np.repeat(boards[:, None, :], n, axis=1)], axis=2
+    )
+    theirs = best_strength(dealer.reshape(-1, 7)).astype(np.int64).reshape(len(boards), n)
+    qualifies = theirs >= dealer_qualifier(v.game.rules.qualifier_rank)
+    result = np.where(theirs < mine[:, None], 0, np.where(theirs == mine[:, None], 1, 2)) + 3 * qualifies
+    column = category_of(mine).astype(np.int64)[:, None] * len(RESULTS6) + result
+    shows = {m: v.show[m][column].sum(axis=1) for m in v.show}
+    river = np.stack([np.full(len(boards), v.fold * n) if o.kind == "fold" else shows[o.multiple] for o in v.river], 1)
+    return shows, river
