@@ -72,9 +72,9 @@ cdef inline int pair_index_any(int a, int b) noexcept nogil:
     return pair_index(a if a < b else b, b if a < b else a)
 
 
-cdef inline int sorted_index(int* r, int n) noexcept nogil:
-    """Sort n ranks in place (insertion sort) and return their multiset index."""
-    cdef int i, j, x, idx = 0
+cdef inline void insertion_sort(int* r, int n) noexcept nogil:
+    """Sort n ints in place, ascending (a few ranks; a board's distinct strengths)."""
+    cdef int i, j, x
     for i in range(1, n):
         x = r[i]
         j = i - 1
@@ -82,6 +82,12 @@ cdef inline int sorted_index(int* r, int n) noexcept nogil:
             r[j + 1] = r[j]
             j -= 1
         r[j + 1] = x
+
+
+cdef inline int sorted_index(int* r, int n) noexcept nogil:
+    """Sort n ranks in place (insertion sort) and return their multiset index."""
+    cdef int i, idx = 0
+    insertion_sort(r, n)
     for i in range(n):
         idx += MS_WEIGHT[i][r[i]]
     return idx

@@ -23,7 +23,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 
 import numpy as np
 
-from poker cimport NTYPES, pair_index, pair_index_any, sorted_index
+from poker cimport NTYPES, insertion_sort, pair_index, pair_index_any, sorted_index
 
 
 cdef enum:
@@ -159,7 +159,7 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                     mark[w] = 1
                     distinct[nk] = w
                     nk += 1
-        sort_ints(distinct, nk)
+        insertion_sort(distinct, nk)
         for i in range(nk):
             mark[distinct[i]] = <uint16_t>(i + 1)
         for t3 in range(NTYPES):
@@ -297,18 +297,6 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                 if v.flop_kind[best] == ON:
                     for o in range(v.nriver):
                         row[3 + v.nflop + o] += weight * sums[3 + o]
-
-
-cdef void sort_ints(int* x, int n) noexcept nogil:
-    """Insertion sort of n ints (a board's distinct strengths: a few hundred)."""
-    cdef int i, j, y
-    for i in range(1, n):
-        y = x[i]
-        j = i - 1
-        while j >= 0 and x[j] > y:
-            x[j + 1] = x[j]
-            j -= 1
-        x[j + 1] = y
 
 
 def count_seen_card(

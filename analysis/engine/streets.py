@@ -247,6 +247,17 @@ WRITTEN = "written/1"
 CHUNK = 64
 
 
+def game_key(game: GameSpec) -> dict[str, object]:
+    """What every count of a game depends on (its rules, decisions and values), for a job's key."""
+    v = street_values(game)
+    return {
+        "rules": game.rules.fingerprint(),
+        "streets": {s: [str(o) for o in opts] for s, opts in game.streets.items()},
+        "values": {str(m): [str(Fraction(int(x), v.scale)) for x in v.show[m]] for m in v.show},
+        "fold": str(game.fold_value),
+    }
+
+
 @dataclass(frozen=True)
 class StreetJob:
     """One exact solve of a game: its key names everything the shards depend on; a shard
@@ -257,15 +268,7 @@ class StreetJob:
     written: bool = False
 
     def key(self) -> dict[str, object]:
-        v = street_values(self.game)
-        return {
-            "method": METHOD,
-            **({"strategy": WRITTEN} if self.written else {}),
-            "rules": self.game.rules.fingerprint(),
-            "streets": {s: [str(o) for o in opts] for s, opts in self.game.streets.items()},
-            "values": {str(m): [str(Fraction(int(x), v.scale)) for x in v.show[m]] for m in v.show},
-            "fold": str(self.game.fold_value),
-        }
+        return {"method": METHOD, **({"strategy": WRITTEN} if self.written else {}), **game_key(self.game)}
 
     def sums(self, flops: list[FlopClass], threads: int | None = None) -> ClassSums:
         return self.count(flops, threads, keep=False).sums

@@ -27,7 +27,7 @@ import pandas as pd
 import analysis._seen_card as _seen_card
 from analysis.counting.streets import RESULTS6
 from analysis.counting.symmetry import FlopClass, suit_permutations, turn_river_orbits
-from analysis.engine.streets import StreetFigures, StreetValues, solve_streets, street_values
+from analysis.engine.streets import StreetFigures, StreetValues, game_key, solve_streets, street_values
 from analysis.hands.evaluate import best_strength, category_of
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.model.cards import RANKS, disjoint, format_cards, parse_cards
@@ -119,14 +119,7 @@ class SeenCardJob:
     game: GameSpec
 
     def key(self) -> dict[str, object]:
-        v = street_values(self.game)
-        return {
-            "method": METHOD,
-            "rules": self.game.rules.fingerprint(),
-            "streets": {s: [str(o) for o in opts] for s, opts in self.game.streets.items()},
-            "values": {str(m): [str(Fraction(int(x), v.scale)) for x in v.show[m]] for m in v.show},
-            "fold": str(self.game.fold_value),
-        }
+        return {"method": METHOD, **game_key(self.game)}
 
     def rows(self, flops: list[FlopClass], threads: int | None = None) -> np.ndarray:
         """The class rows of some flop classes."""
