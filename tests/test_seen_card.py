@@ -185,6 +185,7 @@ def test_protect_counts_a_game_file_with_one_dealer_card_seen(cli, tmp_path):
     figures = solve_seen_card(load_game(path), RunOptions(root=tmp_path / "store", progress=False))
     assert Fraction(data["house_edge_exact"]) == figures.house_edge < Fraction(data["base_house_edge_exact"])
     assert data["deals"] == figures.deals
+    assert data["checksum"] == figures.checksum and len(figures.checksum) == 64
     rates = {(d["street"], d["option"]): d["with_the_card"] for d in data["decisions"]}
     assert rates[("river", "fold")] == float(Fraction(figures.decisions[("river", "fold")], figures.deals))
     assert set(data["ev_by_rank_seen"]) == set("9TJQKA")
@@ -192,6 +193,7 @@ def test_protect_counts_a_game_file_with_one_dealer_card_seen(cli, tmp_path):
     assert text.returncode == 0, text.stderr
     assert f"(exact {figures.house_edge})" in text.stdout
     assert "at the river, fold" in text.stdout and "bets where the optimal player checks" in text.stdout
+    assert f"checksum {figures.checksum[:16]}" in text.stdout
 
 
 @pytest.mark.parametrize(

@@ -189,6 +189,8 @@ def _streets(args: argparse.Namespace, game: GameSpec) -> int:
         ],
         "preflop_changes": {k: float(v) for k, v in changes.items()},
         "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
+        "results": str(e.store),
+        "checksum": e.checksum,
     }
     if args.format == "json":
         print_json(summary)
@@ -206,6 +208,7 @@ def _streets(args: argparse.Namespace, game: GameSpec) -> int:
     print("\nby the rank of the card seen, the player's expected result per hand:")
     for rank, ev in e.by_rank.items():
         print(f"  {rank}  {float(ev):+.4f} antes")
+    print(f"\nresults {e.store}  checksum {(e.checksum or '')[:16]}")
     return 0
 
 

@@ -65,8 +65,9 @@ class SeenCardFigures:
     codes: np.ndarray = field(repr=False)
     #: each class's summed value of each pre-flop option (1/``scale`` ante)
     values: np.ndarray = field(repr=False)
-    #: the result store the rows were read from
+    #: the result store the rows were read from, and its checksum (SHA-256 over its shards')
     store: Path | None = None
+    checksum: str | None = None
 
     @property
     def expected(self) -> Fraction:
@@ -225,7 +226,10 @@ def _read(game: GameSpec, base: StreetFigures, store: ResultStore) -> SeenCardFi
         if part.shape != rows.shape:
             raise InputError(f"{store.path}: shard {i} holds rows of another shape; delete the folder to count again")
         rows += part
-    return replace(_decide(game, base, v, rows, codes, reps, members), store=store.path)
+    shards = list(range(len(shard_plan(rules))))
+    return replace(
+        _decide(game, base, v, rows, codes, reps, members), store=store.path, checksum=store.checksum(shards)
+    )
 
 
 def _decide(

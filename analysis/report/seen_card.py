@@ -101,5 +101,9 @@ def seen_card_blocks(game: GameSpec, f: SeenCardFigures | None, sheets: dict[str
             "How he plays",
             (Table(sheets["Protection decisions"]), Table(sheets["Protection tells"])),
         ),
-        Paragraph(f"Read from the kept result store {f.store.name if f.store else '(this process)'}.", note=True),
+        Paragraph(
+            f"Read from the kept result store {f.store.name if f.store else '(this process)'} (checksum "
+            f"{f.checksum or 'none'}).",
+            note=True,
+        ),
     )
