@@ -25,5 +25,7 @@ def count_seen_card(
     flop: Sequence[tuple[int, int]],
     cls: npt.NDArray[np.int32],
     nclasses: int,
+    cls_f: npt.NDArray[np.int32],
+    nclasses_f: int,
     threads: int = 1,
-) -> npt.NDArray[np.int64]: ...
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

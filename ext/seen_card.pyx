@@ -10,7 +10,10 @@ suit apart), and the strengths are numbered densely. Then for each d1 the dealer
 dealer cards x that beat, tie or lose to it, qualifying or not, are two lookups, less the
 two cards P holds. The river is decided there, exactly; the flop, once every board of the
 flop is summed; and each (d1, P)'s sums go, times the flop class's size, to the row of its
-class under suit permutations, where the pre-flop decision is taken by the caller.
+class under suit permutations, where the pre-flop decision is taken by the caller. The same
+sums go to the rows of (d1, P, f) for each card f of the flop: the pre-flop decision of a
+player who also saw one flop card (every image of the flop under suit permutations puts
+its (d1, P, f) in the same class, so the class takes the flop class's size too).
 
 A showdown's value is linear in the play bet: ``a0 + m * b0`` per (category, dealer
 result) in the order of ``analysis.counting.streets.RESULTS6``, checked by the caller.
@@ -59,8 +62,10 @@ cdef inline int hold(int a, int b) noexcept nogil:
 cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const int64_t* tr_weight, int ntr,
                      const int8_t* stab, int nstab, uint64_t deck, const uint16_t* rank7, const uint16_t* flush,
                      const uint8_t* category, int qualifier, const Values* v, const int32_t* cls, int64_t* out,
-                     int64_t* acc, int64_t* tab, uint16_t* mark) noexcept nogil:
-    """Add one flop class's sums, times ``weight``, to the class rows ``out``. Only one
+                     const int32_t* cls_f, int64_t* out_f, int64_t* acc, int64_t* tab,
+                     uint16_t* mark) noexcept nogil:
+    """Add one flop class's sums, times ``weight``, to the class rows ``out`` (and to the
+    rows ``out_f`` of (d1, P, f), f a card of the flop: the best flop value, a, b, deals). Only one
     turn/river pair of each orbit under the flop's stabilizer ``stab`` (card maps) is dealt,
     times its orbit's size; each cell's sums are then those of its images under ``stab``,
     over the stabilizer's order (every orbit then counted once per pair: exact)."""
@@ -297,6 +302,12 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                 if v.flop_kind[best] == ON:
                     for o in range(v.nriver):
                         row[3 + v.nflop + o] += weight * sums[3 + o]
+                for o in range(3):
+                    row = out_f + <int64_t>cls_f[(d1 * NHOLD + hp) * 52 + flop[o]] * 4
+                    row[0] += weight * bv
+                    row[1] += weight * a
+                    row[2] += weight * b
+                    row[3] += weight * ndeal
 
 
 def count_seen_card(
@@ -319,6 +330,8 @@ def count_seen_card(
     flop,
     const int32_t[::1] cls,
     int nclasses,
+    const int32_t[::1] cls_f,
+    int nclasses_f,
     int threads=1,
 ):
     """Class rows (nclasses x (3 + flop options + river options)) of the given flop classes
@@ -327,13 +340,16 @@ def count_seen_card(
     ``stab[stab_offsets[f]:stab_offsets[f + 1]]`` the stabilizer's card maps): the best flop value, the showdown sums a and b, the
     deals that take each flop option and, under a flop check, each river option. ``river``
     and ``flop``: (kind, multiple) per option in risk order (kind 0 fold, 1 showdown, 2 check
-    to the river); ``cls``: the class of each (d1, holding) cell, d1 * 1326 + holding."""
+    to the river); ``cls``: the class of each (d1, holding) cell, d1 * 1326 + holding.
+    Also the rows (nclasses_f x 4) of (d1, holding, flop card f), ``cls_f`` their classes at
+    (d1 * 1326 + holding) * 52 + f: the best flop value, a, b and the deals. Returns both."""
     cdef Values v
     cdef int o
     cdef Py_ssize_t nf, f
     if len(river) > MAXOPT or len(flop) > MAXOPT or not river or not flop:
         raise ValueError("count_seen_card: 1 to 4 options at the flop and at the river")
-    if a0.shape[0] != b0.shape[0] or cls.shape[0] != 52 * NHOLD or category.shape[0] >= 65535:
+    if (a0.shape[0] != b0.shape[0] or cls.shape[0] != 52 * NHOLD or cls_f.shape[0] != 52 * NHOLD * 52
+            or category.shape[0] >= 65535):
         raise ValueError("count_seen_card: tables of the wrong shape")
     nf = flops.shape[0]
     if (tr_offsets.shape[0] != nf + 1 or stab_offsets.shape[0] != nf + 1 or tr_offsets[nf] != tr.shape[0]
@@ -358,6 +374,8 @@ def count_seen_card(
     threads = max(1, threads)
     out = np.zeros((threads, nclasses, v.ncols), dtype=np.int64)
     cdef int64_t[:, :, ::1] ov = out
+    out_f = np.zeros((threads, nclasses_f, 4), dtype=np.int64)
+    cdef int64_t[:, :, ::1] ovf = out_f
     cdef int nstrength = category.shape[0], t
     cdef int failed[1]
     failed[0] = 0
@@ -368,6 +386,7 @@ def count_seen_card(
     cdef const uint16_t* fl = &flush[0]
     cdef const uint8_t* cat = &category[0]
     cdef const int32_t* cl = &cls[0]
+    cdef const int32_t* clf = &cls_f[0]
     if nf:
         with nogil, parallel(num_threads=threads):
             t = threadid()
@@ -381,10 +400,10 @@ def count_seen_card(
                     count_flop(&flops[f, 0], weights[f], &tr[tr_offsets[f], 0], &tr_weight[tr_offsets[f]],
                                tr_offsets[f + 1] - tr_offsets[f], &stab[stab_offsets[f], 0],
                                stab_offsets[f + 1] - stab_offsets[f], deck, r7, fl, cat, qualifier, &v, cl,
-                               &ov[t, 0, 0], acc, tab, mark)
+                               &ov[t, 0, 0], clf, &ovf[t, 0, 0], acc, tab, mark)
             free(acc)
             free(tab)
             free(mark)
     if failed[0]:
         raise MemoryError("count_seen_card: could not allocate a worker's buffers")
-    return out.sum(axis=0)
+    return out.sum(axis=0), out_f.sum(axis=0)

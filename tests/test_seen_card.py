@@ -1,7 +1,8 @@
 """One dealer card seen in a game with decisions before the flop, at the flop and at the
 river: a small deck's every deal, the whole game tree played card by card by a player who
 knows the card, equals the kernel's figures (edge, every street's decisions, the result by
-the rank seen); the full deck of Ultimate Texas Hold'em equals its published exact edge."""
+the rank seen, and the game of a player who also saw one flop card); the full deck of
+Ultimate Texas Hold'em equals its published exact edges."""
 
 from __future__ import annotations
 
@@ -91,6 +92,18 @@ def game_tree_with_the_card(game):
         else:
             pre_values.append(show(o.multiple).sum(axis=(1, 2, 3)))
     pre, p_choice = pick(pre_values)
+    # a player who also saw one card f of the flop: the pre-flop options of each (cell, f),
+    # the flops holding f summed
+    by_flop = [
+        np.full((len(cells), nf), v.fold * nr * nd)
+        if o.kind == "fold"
+        else (flop if o.kind == "check" else show(o.multiple).sum(axis=(2, 3)))
+        for o in v.preflop
+    ]
+    holding = np.array([[j in f for j in range(n)] for f in combinations(range(n), 3)], dtype=np.int64)  # nf x n
+    with_f, f_choice_pre = pick([x @ holding for x in by_flop])  # cells x n
+    per_f = (n - 1) * (n - 2) // 2 * nr * nd  # the deals of one (cell, f)
+    flop_card_preflop = {str(o): int((f_choice_pre == i).sum()) * per_f for i, o in enumerate(v.preflop)}
     decisions: Counter = Counter()
     per_cell = nf * nr * nd
     for i, o in enumerate(v.preflop):
@@ -112,6 +125,8 @@ def game_tree_with_the_card(game):
     }
     return SimpleNamespace(
         expected=Fraction(int(pre.sum()), v.scale * len(cells) * per_cell),
+        flop_card=Fraction(int(with_f.sum()), v.scale * len(cells) * n * per_f),
+        flop_card_preflop=flop_card_preflop,
         deals=len(cells) * per_cell,
         decisions=decisions,
         by_rank=by_rank,
@@ -136,6 +151,11 @@ def test_every_deal_played_through_the_tree_with_the_card_equals_the_kernel(name
     assert figures.expected == tree.expected
     assert {k: n for k, n in figures.decisions.items() if n} == {k: n for k, n in tree.decisions.items() if n}
     assert figures.by_rank == tree.by_rank
+    # and with one flop card seen too: the pre-flop decision of every (cell, flop card)
+    assert figures.flop_card is not None and figures.flop_card.deals == 3 * tree.deals
+    assert figures.flop_card.expected == tree.flop_card
+    assert tree.flop_card >= tree.expected  # knowing more is never worth less
+    assert figures.flop_card.preflop == tree.flop_card_preflop
     # the card is worth something, and never less than nothing
     assert figures.house_edge < figures.base.house_edge
     again = solve_seen_card(game, RunOptions(root=tmp_path, threads=1))  # read back from its store
@@ -189,11 +209,17 @@ def test_protect_counts_a_game_file_with_one_dealer_card_seen(cli, tmp_path):
     rates = {(d["street"], d["option"]): d["with_the_card"] for d in data["decisions"]}
     assert rates[("river", "fold")] == float(Fraction(figures.decisions[("river", "fold")], figures.deals))
     assert set(data["ev_by_rank_seen"]) == set("9TJQKA")
+    flop_card = data["with_a_flop_card_seen"]
+    assert Fraction(flop_card["house_edge_exact"]) == figures.flop_card.house_edge <= figures.house_edge
+    assert flop_card["deals"] == 3 * figures.deals and sum(flop_card["preflop"].values()) == pytest.approx(1)
     text = cli("protect", "--game", path, "--exposed", "1", *store)
     assert text.returncode == 0, text.stderr
     assert f"(exact {figures.house_edge})" in text.stdout
     assert "at the river, fold" in text.stdout and "bets where the optimal player checks" in text.stdout
     assert f"checksum {figures.checksum[:16]}" in text.stdout
+    assert (
+        "with one card of the flop seen too" in text.stdout and f"(exact {figures.flop_card.house_edge})" in text.stdout
+    )
 
 
 @pytest.mark.parametrize(
@@ -249,6 +275,12 @@ def test_ultimate_texas_holdem_with_one_dealer_card_seen_is_the_published_edge()
     assert worth == sorted(worth, reverse=True) and worth[0] > 0 > worth[-1]
     changes = f.preflop_changes()
     assert changes["bets where the optimal player checks"] > 0 and changes["checks where he bets"] > 0
+    # E. Jacobson, "Ultimate Texas Hold'em Hole-Card Play: One Dealer Card, One Flop Card"
+    # (888casino blog): player edge 22.3286% from the same count, over the 3,248,700 starting
+    # configurations (his 187,213 classes do not merge every suit permutation: 185,185 do)
+    assert f.flop_card is not None and f.flop_card.classes == 185_185
+    assert f"{float(-f.flop_card.house_edge):.4%}" == "22.3286%"
+    assert f.flop_card.deals == 3 * f.deals and f.flop_card.preflop["bet 3"] == 0
 
 
 def test_the_par_sheet_includes_a_kept_count_and_names_the_command_when_there_is_none(tmp_path):
@@ -263,7 +295,11 @@ def test_the_par_sheet_includes_a_kept_count_and_names_the_command_when_there_is
     report = build_street_report(path, options)
     assert report.protection is not None and report.protection.expected == figures.expected
     table = report.sheets["Game protection"]
-    assert list(table["house_edge_exact"]) == [str(figures.base.house_edge), str(figures.house_edge)]
+    assert list(table["house_edge_exact"]) == [
+        str(figures.base.house_edge),
+        str(figures.house_edge),
+        str(figures.flop_card.house_edge),
+    ]
     by_card = report.sheets["Protection by card seen"]
     assert [Fraction(x) for x in by_card["house_edge_exact"]] == [-v for v in figures.by_rank.values()]
     page = report.html()

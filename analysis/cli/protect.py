@@ -2,7 +2,8 @@
 
 ``--exposed 1``: one dealer card seen, exactly (every state decided; the breakdown by the
 rank of the card seen, the pattern of play surveillance looks for, and the simple
-strategy an advantage player would use). ``--exposed 2``, ``--turn`` (the turn card seen
+strategy an advantage player would use); in a game with several decision points, also
+with one card of the flop seen before the pre-flop decision. ``--exposed 2``, ``--turn`` (the turn card seen
 before the decision) and ``--colluders K`` (K other seats' hole cards known): states
 drawn at random (``--samples``, ``--seed``), each one's EV exact, the edge given with its
 standard error, 95% interval and the states needed for ``--half-width``. The shards run on
@@ -13,6 +14,7 @@ an interrupted run resumes.
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from analysis.model.paytable import PayTable
     from analysis.model.rules import Rules
     from analysis.parallel.cluster import Cluster
+    from analysis.protection.seen_card import FlopCardFigures
 
 NAME = "protect"
 MAX_SAMPLES = 10**8
@@ -189,6 +192,7 @@ def _streets(args: argparse.Namespace, game: GameSpec) -> int:
         ],
         "preflop_changes": {k: float(v) for k, v in changes.items()},
         "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
+        "with_a_flop_card_seen": _flop_card(e.flop_card),
         "results": str(e.store),
         "checksum": e.checksum,
     }
@@ -208,8 +212,26 @@ def _streets(args: argparse.Namespace, game: GameSpec) -> int:
     print("\nby the rank of the card seen, the player's expected result per hand:")
     for rank, ev in e.by_rank.items():
         print(f"  {rank}  {float(ev):+.4f} antes")
+    if e.flop_card is not None:
+        f = e.flop_card
+        print("\nwith one card of the flop seen too (the flop's bottom card flashed), before the pre-flop decision:")
+        print(f"house edge          {float(f.house_edge):+.4%} per ante  (exact {f.house_edge})")
+        print("  before the flop   " + ", ".join(f"{o} {n / f.deals:.2%}" for o, n in f.preflop.items()))
     print(f"\nresults {e.store}  checksum {(e.checksum or '')[:16]}")
     return 0
+
+
+def _flop_card(f: FlopCardFigures | None) -> dict[str, object] | None:
+    """The JSON of the game with one flop card seen too."""
+    if f is None:
+        return None
+    return {
+        "house_edge": float(f.house_edge),
+        "house_edge_exact": str(f.house_edge),
+        "deals": f.deals,
+        "classes": f.classes,
+        "preflop": {o: float(Fraction(n, f.deals)) for o, n in f.preflop.items()},
+    }
 
 
 def _no_board_sampled(args: argparse.Namespace, game: GameSpec) -> int:

@@ -10,6 +10,11 @@ taken; the rows of each shard of flop classes are kept in a result store, so a r
 and a solved game is read back. Besides the edge: how often each option is taken beside the
 optimal player's, the pre-flop decisions that differ from his (what surveillance can see),
 and the player's result by the rank of the card he saw.
+
+The same count gives the game of a player who also saw one card of the flop before his
+pre-flop decision (the flop's other cards and everything after decided as before): each
+flop state's sums go to the rows of (seen card, hole cards, flop card) too, one row per
+class, and its pre-flop decision is taken there.
 """
 
 from __future__ import annotations
@@ -36,12 +41,15 @@ from analysis.model.game import GameSpec, Option
 from analysis.model.outcomes import BINOM
 from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import shard_plan
-from analysis.store.result_store import ResultStore, results_folder
+from analysis.store.result_store import ArrayResults, results_folder
 from analysis.store.runs import run_into_store
 from analysis.strategy.street_advice import StreetAdvice
 
 #: The method's version: part of a job's key.
-METHOD = "seen-card/1"
+METHOD = "seen-card/2"
+#: Plan shards counted together in one kept shard: the rows of (seen card, hole cards,
+#: flop card) are about 6 MB a shard, so the store is kept to a dozen of them.
+GROUP = 5
 #: Option kinds as the kernel takes them.
 _FOLD, _SHOW, _ON = 0, 1, 2
 
@@ -65,6 +73,8 @@ class SeenCardFigures:
     codes: np.ndarray = field(repr=False)
     #: each class's summed value of each pre-flop option (1/``scale`` ante)
     values: np.ndarray = field(repr=False)
+    #: the game of a player who also saw one card of the flop before deciding
+    flop_card: FlopCardFigures | None = None
     #: the result store the rows were read from, and its checksum (SHA-256 over its shards')
     store: Path | None = None
     checksum: str | None = None
@@ -113,6 +123,30 @@ class SeenCardFigures:
 
 
 @dataclass(frozen=True)
+class FlopCardFigures:
+    """One dealer card and one flop card seen before the pre-flop decision: the exact value
+    summed over ``deals`` (each deal once per dealer card and flop card seen) in
+    1/``scale`` ante, the deals that take each pre-flop option and the number of classes
+    of (card seen, hole cards, flop card) it was decided on."""
+
+    scale: int
+    value: int
+    deals: int
+    preflop: dict[str, int]
+    classes: int
+
+    @property
+    def expected(self) -> Fraction:
+        """The player's expected net result per hand, in antes."""
+        return Fraction(self.value, self.scale * self.deals)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's expected win per ante (negative: the player has the edge)."""
+        return -self.expected
+
+
+@dataclass(frozen=True)
 class SeenCardJob:
     """One exact count of a game with one dealer card seen: its key names everything the
     shards depend on; a shard is a list of flop classes, its result the class rows."""
@@ -122,13 +156,14 @@ class SeenCardJob:
     def key(self) -> dict[str, object]:
         return {"method": METHOD, **game_key(self.game)}
 
-    def rows(self, flops: list[FlopClass], threads: int | None = None) -> np.ndarray:
-        """The class rows of some flop classes."""
+    def rows(self, flops: list[FlopClass], threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The class rows of some flop classes, and the rows of (seen card, hole cards, flop card)."""
         v, rules = street_values(self.game), self.game.rules
         a0, b0 = _linear(v)
         t = tables()
         deck = sum(1 << c for c in rules.deck)
         codes, _, _ = _classes(rules.deck, tuple(rules.suits))
+        flop_codes, flop_members = _flop_card_classes(rules.deck, tuple(rules.suits))
         pairs, weights = [], []
         for f in flops:  # one turn/river pair of each orbit under the flop's stabilizer, and its size
             tr, first = turn_river_orbits(f, rules.deck)
@@ -155,12 +190,26 @@ class SeenCardJob:
             [_kind(o, river=False) for o in v.flop],
             codes,
             int(codes.max()) + 1,
+            flop_codes,
+            len(flop_members),
             threads or 0,
         )
 
 
-def _seen_shard(job: SeenCardJob, flops: list[FlopClass], threads: int | None = None) -> list[list[int]]:
-    return job.rows(flops, threads).tolist()
+def _seen_shard(job: SeenCardJob, flops: list[FlopClass], threads: int | None = None) -> dict[str, np.ndarray]:
+    rows, flop_rows = job.rows(flops, threads)
+    return {"rows": rows, "flop_card": flop_rows}
+
+
+def _plan(game: GameSpec) -> list[list[FlopClass]]:
+    """The flop classes of each kept shard: ``GROUP`` shards of the outcome stores' plan."""
+    plan = shard_plan(game.rules)
+    return [sum(plan[i : i + GROUP], []) for i in range(0, len(plan), GROUP)]
+
+
+def _store(game: GameSpec, options: RunOptions) -> ArrayResults:
+    """The job's result store, in the options' protection results folder."""
+    return ArrayResults.for_job("seen-card", SeenCardJob(game).key(), options.results or results_folder(options.root))
 
 
 def seen_card_fits(game: GameSpec) -> bool:
@@ -189,8 +238,7 @@ def solve_seen_card(game: GameSpec, options: RunOptions | None = None) -> SeenCa
             f"{game.title}: one dealer card seen is counted for games of two hole cards and the best five of seven, "
             "a board dealt as flop then turn and river, and bets that do not add up"
         )
-    job, plan = SeenCardJob(game), shard_plan(game.rules)
-    store = ResultStore.for_job("seen-card", job.key(), options.results or results_folder(options.root))
+    job, plan, store = SeenCardJob(game), _plan(game), _store(game, options)
     run_into_store(
         store,
         _seen_shard,
@@ -209,27 +257,29 @@ def stored_seen_card(game: GameSpec, base: StreetFigures, options: RunOptions | 
     options = options or RunOptions()
     if not seen_card_fits(game):
         return None
-    plan = shard_plan(game.rules)
-    store = ResultStore.for_job("seen-card", SeenCardJob(game).key(), options.results or results_folder(options.root))
+    plan, store = _plan(game), _store(game, options)
     if not store.manifest_path.exists() or not store.has({i: len(flops) for i, flops in enumerate(plan)}):
         return None
     return _read(game, base, store)
 
 
-def _read(game: GameSpec, base: StreetFigures, store: ResultStore) -> SeenCardFigures:
+def _read(game: GameSpec, base: StreetFigures, store: ArrayResults) -> SeenCardFigures:
     """The class rows a complete store holds, summed (each shard checked on read), decided."""
     v, rules = street_values(game), game.rules
     codes, reps, members = _classes(rules.deck, tuple(rules.suits))
+    _, flop_members = _flop_card_classes(rules.deck, tuple(rules.suits))
     rows = np.zeros((len(reps), 3 + len(v.flop) + len(v.river)), dtype=np.int64)
-    for i in range(len(shard_plan(rules))):
-        part = np.array(store.read(i), dtype=np.int64)
-        if part.shape != rows.shape:
+    flop_rows = np.zeros((len(flop_members), 4), dtype=np.int64)
+    shards = list(range(len(_plan(game))))
+    for i in shards:
+        part = store.read_arrays(i)
+        if part.get("rows", np.zeros(0)).shape != rows.shape or part.get("flop_card", rows).shape != flop_rows.shape:
             raise InputError(f"{store.path}: shard {i} holds rows of another shape; delete the folder to count again")
-        rows += part
-    shards = list(range(len(shard_plan(rules))))
-    return replace(
-        _decide(game, base, v, rows, codes, reps, members), store=store.path, checksum=store.checksum(shards)
-    )
+        rows += part["rows"]
+        flop_rows += part["flop_card"]
+    figures = _decide(game, base, v, rows, codes, reps, members)
+    flop_card = _decide_flop_card(v, flop_rows, flop_members)
+    return replace(figures, flop_card=flop_card, store=store.path, checksum=store.checksum(shards))
 
 
 def _decide(
@@ -250,15 +300,7 @@ def _decide(
     want = members * comb(n - 3, 3) * comb(n - 6, 2) * (n - 8)
     if not np.array_equal(deals, want):
         raise AssertionError("the seen-card counts do not cover every deal once: a damaged or foreign result store")
-    values = []
-    for o in v.preflop:
-        if o.kind == "fold":
-            values.append(deals * v.fold)
-        elif o.kind == "bet":
-            values.append(rows[:, 1] + o.multiple * rows[:, 2])
-        else:
-            values.append(rows[:, 0])
-    stacked = np.stack(values, axis=1)
+    stacked = _preflop_values(v, rows[:, 0], rows[:, 1], rows[:, 2], deals)
     choice = np.argmax(stacked, axis=1)  # first best: options are in risk order
     best = stacked[np.arange(len(rows)), choice]
     checks = np.array([o.kind == "check" for o in v.preflop])[choice]  # the flop decision is reached
@@ -283,6 +325,36 @@ def _decide(
     return SeenCardFigures(
         game, base, v.scale, int(best.sum()), int(deals.sum()), decisions, preflop, by_rank, codes, stacked
     )
+
+
+def _preflop_values(
+    v: StreetValues, best_flop: np.ndarray, a: np.ndarray, b: np.ndarray, deals: np.ndarray
+) -> np.ndarray:
+    """Each row's summed value of each pre-flop option: a fold, a bet (the showdown with
+    its play bet) or a check (the best flop value)."""
+    values = []
+    for o in v.preflop:
+        if o.kind == "fold":
+            values.append(deals * v.fold)
+        elif o.kind == "bet":
+            values.append(a + o.multiple * b)
+        else:
+            values.append(best_flop)
+    return np.stack(values, axis=1)
+
+
+def _decide_flop_card(v: StreetValues, rows: np.ndarray, members: np.ndarray) -> FlopCardFigures:
+    """The pre-flop decision of each class of (seen card, hole cards, flop card) from its
+    row (best flop value, a, b, deals), and the figures."""
+    n = len(v.game.rules.deck)
+    deals = rows[:, 3]
+    if not np.array_equal(deals, members * comb(n - 4, 2) * comb(n - 6, 2) * (n - 8)):
+        raise AssertionError("the flop-card counts do not cover every deal once: a damaged or foreign result store")
+    stacked = _preflop_values(v, rows[:, 0], rows[:, 1], rows[:, 2], deals)
+    choice = np.argmax(stacked, axis=1)  # first best: options are in risk order
+    best = stacked[np.arange(len(rows)), choice]
+    preflop = {str(o): int(deals[choice == i].sum()) for i, o in enumerate(v.preflop)}
+    return FlopCardFigures(v.scale, int(best.sum()), int(deals.sum()), preflop, len(rows))
 
 
 def _kind(o: Option, river: bool) -> tuple[int, int]:
@@ -325,6 +397,28 @@ def _classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray,
     hi = np.searchsorted(BINOM[:, 2], hole, side="right") - 1
     reps = np.stack([seen, hole - BINOM[hi, 2], hi], axis=1)
     return codes, reps, members
+
+
+@cache
+def _flop_card_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The class under suit permutations of each (seen card, two hole cards, flop card)
+    cell ((d1 * 1326 + colex index of the holding) * 52 + f; -1 off the deck) and each
+    class's members."""
+    cards = np.array(deck, dtype=np.int64)
+    d1, p1, p2 = (a.ravel() for a in np.meshgrid(cards, cards, cards, indexing="ij"))
+    ok = (p1 < p2) & (d1 != p1) & (d1 != p2)
+    d1, p1, p2 = (np.repeat(x[ok], len(cards)) for x in (d1, p1, p2))
+    f = np.tile(cards, len(d1) // len(cards))
+    ok = (f != d1) & (f != p1) & (f != p2)
+    d1, p1, p2, f = d1[ok], p1[ok], p2[ok], f[ok]
+    key = np.full(len(f), np.iinfo(np.int64).max)
+    for perm in suit_permutations(suits):
+        a, b, c, e = perm[d1], perm[p1], perm[p2], perm[f]
+        np.minimum(key, (a * 1326 + np.minimum(b, c) + BINOM[np.maximum(b, c), 2]) * 52 + e, out=key)
+    _, cls, members = np.unique(key, return_inverse=True, return_counts=True)
+    codes = np.full(52 * 1326 * 52, -1, dtype=np.int32)
+    codes[(d1 * 1326 + p1 + BINOM[p2, 2]) * 52 + f] = cls
+    return codes, members
 
 
 def advise_seen_card(

@@ -1,6 +1,6 @@
 """The game protection section of a multi-street game's par sheet: what one flashed dealer
-card is worth to a player who decides every street knowing it, what gives him away, and by
-the rank of the card; read from an earlier ``protect`` run (nothing is counted here), and
+card is worth to a player who decides every street knowing it (and one flop card besides),
+what gives him away, and by the rank of the card; read from an earlier ``protect`` run (nothing is counted here), and
 where there is none, the command that counts it."""
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ def seen_card_sheets(f: SeenCardFigures) -> dict[str, pd.DataFrame]:
         ("none (optimal play)", "exact", base),
         ("1 dealer card seen (optimal play knowing it)", "exact", f.house_edge),
     ]
+    if f.flop_card is not None:
+        rows.append(("1 dealer card and 1 flop card seen before the first decision", "exact", f.flop_card.house_edge))
     information = pd.DataFrame(
         {
             "information": [r[0] for r in rows],
@@ -93,6 +95,13 @@ def seen_card_blocks(game: GameSpec, f: SeenCardFigures | None, sheets: dict[str
             f"dealer card ({f.deals:,} deals). Before the flop he bets where the optimal player checks on "
             f"{percent(changes['bets where the optimal player checks'])} of deals and checks where the optimal "
             f"player bets on {percent(changes['checks where he bets'])}: the pattern surveillance can see."
+            + (
+                f" A dealer who also flashes the flop's bottom card before the player acts gives away more: "
+                f"with one flop card seen too the house edge is {percent(f.flop_card.house_edge)} (exactly "
+                f"{f.flop_card.house_edge}), from the same count."
+                if f.flop_card is not None
+                else ""
+            )
         ),
         Plot("protection", "What one dealer card seen is worth"),
         Table(sheets["Game protection"].drop(columns=["ci95_low", "ci95_high"])),

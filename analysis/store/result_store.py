@@ -128,6 +128,12 @@ class ArrayResults(ResultStore):
         np.savez(buffer, allow_pickle=False, **arrays)
         self.write_shard_bytes(i, buffer.getvalue(), size=size)
 
+    def write(self, i: int, result: object, size: int) -> None:
+        """Keep shard i's result: named arrays (a dict of them, as a shard function returns)."""
+        if not isinstance(result, dict):
+            raise TypeError(f"{self.path}: shard {i}'s result is not a dict of arrays")
+        self.write_arrays(i, size, **result)
+
     def read_arrays(self, i: int) -> dict[str, np.ndarray]:
         """Shard i's arrays, checked against its SHA-256 (no pickled objects are read)."""
         with np.load(io.BytesIO(self.shard_bytes(i)), allow_pickle=False) as data:
