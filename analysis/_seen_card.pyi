@@ -27,5 +27,6 @@ def count_seen_card(
     nclasses: int,
     cls_f: npt.NDArray[np.int32],
     nclasses_f: int,
+    runout: bool = False,
     threads: int = 1,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

@@ -59,13 +59,34 @@ cdef inline int hold(int a, int b) noexcept nogil:
     return a + ((b * (b - 1)) >> 1)
 
 
+cdef inline int64_t flop_best(const Values* v, const int64_t* sums, int64_t ndeal, int* best) noexcept nogil:
+    """The best flop option of a cell's sums (a, b, the best river value): its value, and
+    its index in ``best`` (the first best: options are in risk order)."""
+    cdef int o
+    cdef int64_t x, bv = 0
+    best[0] = 0
+    for o in range(v.nflop):
+        if v.flop_kind[o] == FOLD:
+            x = v.fold * ndeal
+        elif v.flop_kind[o] == SHOW:
+            x = sums[0] + v.flop_mult[o] * sums[1]
+        else:
+            x = sums[2]
+        if o == 0 or x > bv:
+            best[0] = o
+            bv = x
+    return bv
+
+
 cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const int64_t* tr_weight, int ntr,
                      const int8_t* stab, int nstab, uint64_t deck, const uint16_t* rank7, const uint16_t* flush,
                      const uint8_t* category, int qualifier, const Values* v, const int32_t* cls, int64_t* out,
-                     const int32_t* cls_f, int64_t* out_f, int64_t* acc, int64_t* tab,
-                     uint16_t* mark) noexcept nogil:
+                     const int32_t* cls_f, int64_t* out_f, int64_t* out_t, int64_t* acc, int64_t* acc_t,
+                     int64_t* tab, uint16_t* mark) noexcept nogil:
     """Add one flop class's sums, times ``weight``, to the class rows ``out`` (and to the
-    rows ``out_f`` of (d1, P, f), f a card of the flop: the best flop value, a, b, deals). Only one
+    rows ``out_f`` of (d1, P, f), f a card of the flop: the best flop value, a, b, deals;
+    with ``acc_t``, to the rows ``out_t`` of (d1, P, t), t the turn or the river card seen
+    before the first decision, the flop then decided knowing it too). Only one
     turn/river pair of each orbit under the flop's stabilizer ``stab`` (card maps) is dealt,
     times its orbit's size; each cell's sums are then those of its images under ``stab``,
     over the stabilizer's order (every orbit then counted once per pair: exact)."""
@@ -82,11 +103,13 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
     cdef int hpi[NHOLD]              # the type pair of each holding of the board
     cdef int res[NRES]
     cdef int nrem = 0, noth, i, j, k, t, r, c, t1, t2, t3, s, ns, bm, w, u, nd, nq, lt, le, cat, o, best
-    cdef int nk, pi, d1, hp, x1, x2, q, tc, rcard
+    cdef int nk, pi, d1, hp, x1, x2, q, tc, rcard, it, seen
     cdef int64_t a, b, bv, x, ndeal, wt, sb, sv
     cdef const int8_t* m
     cdef int64_t* row
     cdef int64_t* cell
+    cdef int64_t* row_t
+    cdef int64_t* row_r
     cdef int64_t sums[3 + MAXOPT]
     cdef const int64_t* e
     cdef uint64_t on = 0
@@ -99,6 +122,9 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
             rem[nrem] = c
             nrem += 1
     memset(acc, 0, width * 52 * NHOLD * sizeof(int64_t))
+    if acc_t != NULL:
+        for i in range(nrem):
+            memset(acc_t + rem[i] * 52 * NHOLD * width, 0, width * 52 * NHOLD * sizeof(int64_t))
     nd = nrem - 5  # the unseen dealer cards of a state at the river
     for q in range(ntr):  # one turn/river pair of each orbit
         tc = tr[2 * q]
@@ -260,6 +286,17 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                     cell[1] += e[pi + 1]
                     cell[2] += e[pi + 2]
                     cell[e[pi + 3]] += nd * wt
+                    if acc_t != NULL:  # the same sums, known to hold the turn card, and the river card
+                        cell = acc_t + ((tc * 52 + d1) * NHOLD + hp) * width
+                        cell[0] += e[pi]
+                        cell[1] += e[pi + 1]
+                        cell[2] += e[pi + 2]
+                        cell[e[pi + 3]] += nd * wt
+                        cell = acc_t + ((rcard * 52 + d1) * NHOLD + hp) * width
+                        cell[0] += e[pi]
+                        cell[1] += e[pi + 1]
+                        cell[2] += e[pi + 2]
+                        cell[e[pi + 3]] += nd * wt
     # the flop decision of every (d1, P), its sums to its class's row
     ndeal = <int64_t>((nrem - 3) * (nrem - 4) / 2) * nd
     for i in range(nrem):
@@ -282,18 +319,7 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                     sums[o] //= nstab
                 a = sums[0]
                 b = sums[1]
-                best = 0
-                bv = 0
-                for o in range(v.nflop):
-                    if v.flop_kind[o] == FOLD:
-                        x = v.fold * ndeal
-                    elif v.flop_kind[o] == SHOW:
-                        x = a + v.flop_mult[o] * b
-                    else:
-                        x = sums[2]
-                    if o == 0 or x > bv:
-                        best = o
-                        bv = x
+                bv = flop_best(v, sums, ndeal, &best)
                 row = out + <int64_t>cls[d1 * NHOLD + hp] * v.ncols
                 row[0] += weight * bv
                 row[1] += weight * a
@@ -307,6 +333,40 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                     row[0] += weight * bv
                     row[1] += weight * a
                     row[2] += weight * b
+                    row[3] += weight * ndeal
+    if acc_t == NULL:
+        return
+    # the flop decision of every (d1, P, t), t a turn or river card seen: its sums to the row
+    # of its class (each deal counted once per card of the two)
+    ndeal = <int64_t>(nrem - 4) * nd
+    for it in range(nrem):
+        seen = rem[it]
+        for i in range(nrem):
+            if i == it:
+                continue
+            d1 = rem[i]
+            for j in range(nrem):
+                if j == i or j == it:
+                    continue
+                for k in range(j + 1, nrem):
+                    if k == i or k == it:
+                        continue
+                    hp = rem[j] + ((rem[k] * (rem[k] - 1)) >> 1)
+                    for o in range(3):
+                        sums[o] = 0
+                    for q in range(nstab):
+                        m = stab + 52 * q
+                        cell = acc_t + ((m[seen] * 52 + m[d1]) * NHOLD + hold(m[rem[j]], m[rem[k]])) * width
+                        sums[0] += cell[0]
+                        sums[1] += cell[1]
+                        sums[2] += cell[2]
+                    for o in range(3):
+                        sums[o] //= nstab
+                    bv = flop_best(v, sums, ndeal, &best)
+                    row = out_t + <int64_t>cls_f[(d1 * NHOLD + hp) * 52 + seen] * 4
+                    row[0] += weight * bv
+                    row[1] += weight * sums[0]
+                    row[2] += weight * sums[1]
                     row[3] += weight * ndeal
 
 
@@ -332,6 +392,7 @@ def count_seen_card(
     int nclasses,
     const int32_t[::1] cls_f,
     int nclasses_f,
+    bint runout=False,
     int threads=1,
 ):
     """Class rows (nclasses x (3 + flop options + river options)) of the given flop classes
@@ -342,7 +403,9 @@ def count_seen_card(
     and ``flop``: (kind, multiple) per option in risk order (kind 0 fold, 1 showdown, 2 check
     to the river); ``cls``: the class of each (d1, holding) cell, d1 * 1326 + holding.
     Also the rows (nclasses_f x 4) of (d1, holding, flop card f), ``cls_f`` their classes at
-    (d1 * 1326 + holding) * 52 + f: the best flop value, a, b and the deals. Returns both."""
+    (d1 * 1326 + holding) * 52 + f: the best flop value, a, b and the deals; with ``runout``,
+    the same rows of (d1, holding, t), t a turn or river card seen (about 130 MB more per
+    thread, and more time). Returns the three (the last empty without ``runout``)."""
     cdef Values v
     cdef int o
     cdef Py_ssize_t nf, f
@@ -376,6 +439,9 @@ def count_seen_card(
     cdef int64_t[:, :, ::1] ov = out
     out_f = np.zeros((threads, nclasses_f, 4), dtype=np.int64)
     cdef int64_t[:, :, ::1] ovf = out_f
+    out_t = np.zeros((threads, nclasses_f if runout else 1, 4), dtype=np.int64)
+    cdef int64_t[:, :, ::1] ovt = out_t
+    cdef int64_t* acc_t
     cdef int nstrength = category.shape[0], t
     cdef int failed[1]
     failed[0] = 0
@@ -393,17 +459,21 @@ def count_seen_card(
             acc = <int64_t*>malloc((3 + v.nriver) * 52 * NHOLD * sizeof(int64_t))
             tab = <int64_t*>malloc(NTYPES * NTP * 4 * sizeof(int64_t))
             mark = <uint16_t*>calloc(nstrength, sizeof(uint16_t))
-            if acc == NULL or tab == NULL or mark == NULL:
+            acc_t = NULL
+            if runout:
+                acc_t = <int64_t*>malloc((3 + v.nriver) * 52 * 52 * NHOLD * sizeof(int64_t))
+            if acc == NULL or tab == NULL or mark == NULL or (runout and acc_t == NULL):
                 failed[0] = 1
             for f in prange(nf, schedule="dynamic", chunksize=1):
                 if not failed[0]:
                     count_flop(&flops[f, 0], weights[f], &tr[tr_offsets[f], 0], &tr_weight[tr_offsets[f]],
                                tr_offsets[f + 1] - tr_offsets[f], &stab[stab_offsets[f], 0],
                                stab_offsets[f + 1] - stab_offsets[f], deck, r7, fl, cat, qualifier, &v, cl,
-                               &ov[t, 0, 0], clf, &ovf[t, 0, 0], acc, tab, mark)
+                               &ov[t, 0, 0], clf, &ovf[t, 0, 0], &ovt[t, 0, 0], acc, acc_t, tab, mark)
             free(acc)
+            free(acc_t)
             free(tab)
             free(mark)
     if failed[0]:
         raise MemoryError("count_seen_card: could not allocate a worker's buffers")
-    return out.sum(axis=0), out_f.sum(axis=0)
+    return out.sum(axis=0), out_f.sum(axis=0), out_t.sum(axis=0) if runout else out_t[:0, 0]

@@ -104,6 +104,35 @@ def game_tree_with_the_card(game):
     with_f, f_choice_pre = pick([x @ holding for x in by_flop])  # cells x n
     per_f = (n - 1) * (n - 2) // 2 * nr * nd  # the deals of one (cell, f)
     flop_card_preflop = {str(o): int((f_choice_pre == i).sum()) * per_f for i, o in enumerate(v.preflop)}
+    # ... or one card t of the turn and river: the flop decided knowing it too, per (cell, flop, t)
+    flops = list(combinations(range(n), 3))
+    in_pair = np.zeros((nf, nr, n), dtype=np.int64)  # flop x its turn/river pair x position: holds t
+    for fi, f in enumerate(flops):
+        for r, tr in enumerate(combinations([i for i in range(n) if i not in f], 2)):
+            in_pair[fi, r, list(tr)] = 1
+    best_t = np.einsum("cfr,frt->cft", river, in_pair)  # the best river values of the pairs holding t
+    flop_t = []
+    for o in v.flop:
+        if o.kind == "fold":
+            flop_t.append(np.full(best_t.shape, v.fold * (n - 4) * nd))
+        elif o.kind == "check":
+            flop_t.append(best_t)
+        else:
+            flop_t.append(np.einsum("cfr,frt->cft", show(o.multiple).sum(axis=3), in_pair))
+    flop_best_t, _ = pick(flop_t)
+    outside = 1 - holding  # flop x t: t is not a flop card
+    by_t = []
+    for o in v.preflop:
+        if o.kind == "fold":
+            by_t.append(np.full((len(cells), n), v.fold * int(outside[:, 0].sum()) * (n - 4) * nd))
+        elif o.kind == "check":
+            by_t.append(np.einsum("cft,ft->ct", flop_best_t, outside))
+        else:
+            by_t.append(
+                np.einsum("cft,ft->ct", np.einsum("cfr,frt->cft", show(o.multiple).sum(axis=3), in_pair), outside)
+            )
+    with_t_pre, t_choice = pick(by_t)
+    per_t = int(outside[:, 0].sum()) * (n - 4) * nd  # the deals of one (cell, t)
     decisions: Counter = Counter()
     per_cell = nf * nr * nd
     for i, o in enumerate(v.preflop):
@@ -127,6 +156,8 @@ def game_tree_with_the_card(game):
         expected=Fraction(int(pre.sum()), v.scale * len(cells) * per_cell),
         flop_card=Fraction(int(with_f.sum()), v.scale * len(cells) * n * per_f),
         flop_card_preflop=flop_card_preflop,
+        runout_card=Fraction(int(with_t_pre.sum()), v.scale * len(cells) * n * per_t),
+        runout_card_preflop={str(o): int((t_choice == i).sum()) * per_t for i, o in enumerate(v.preflop)},
         deals=len(cells) * per_cell,
         decisions=decisions,
         by_rank=by_rank,
@@ -145,7 +176,7 @@ def game_tree_with_the_card(game):
 @pytest.mark.parametrize("name", FITS)
 def test_every_deal_played_through_the_tree_with_the_card_equals_the_kernel(name, tmp_path):
     game = game_from_document(STRUCTURES[name], name)
-    figures = solve_seen_card(game, RunOptions(root=tmp_path, threads=2))
+    figures = solve_seen_card(game, RunOptions(root=tmp_path, threads=2), runout=True)
     tree = game_tree_with_the_card(game)
     assert figures.deals == tree.deals == 2 * game.rules.total_combinations
     assert figures.expected == tree.expected
@@ -156,10 +187,15 @@ def test_every_deal_played_through_the_tree_with_the_card_equals_the_kernel(name
     assert figures.flop_card.expected == tree.flop_card
     assert tree.flop_card >= tree.expected  # knowing more is never worth less
     assert figures.flop_card.preflop == tree.flop_card_preflop
+    # ... or one turn or river card, the flop decided knowing it too
+    assert figures.runout_card is not None and figures.runout_card.deals == 2 * tree.deals
+    assert figures.runout_card.expected == tree.runout_card >= tree.expected
+    assert figures.runout_card.preflop == tree.runout_card_preflop
     # the card is worth something, and never less than nothing
     assert figures.house_edge < figures.base.house_edge
-    again = solve_seen_card(game, RunOptions(root=tmp_path, threads=1))  # read back from its store
+    again = solve_seen_card(game, RunOptions(root=tmp_path, threads=1), runout=True)  # read back from its store
     assert again.expected == figures.expected and again.decisions == figures.decisions
+    assert again.runout_card == figures.runout_card
 
 
 @pytest.mark.parametrize("name", FITS)
@@ -220,6 +256,11 @@ def test_protect_counts_a_game_file_with_one_dealer_card_seen(cli, tmp_path):
     assert (
         "with one card of the flop seen too" in text.stdout and f"(exact {figures.flop_card.house_edge})" in text.stdout
     )
+    assert data["with_a_turn_or_river_card_seen"] is None and "the turn or the river card" not in text.stdout
+    fuller = cli("protect", "--game", path, "--exposed", "1", "--runout-card", *store, "--format", "json").json()
+    runout = solve_seen_card(load_game(path), RunOptions(root=tmp_path / "store", progress=False), runout=True)
+    assert fuller["house_edge_exact"] == data["house_edge_exact"] and fuller["checksum"] != data["checksum"]
+    assert Fraction(fuller["with_a_turn_or_river_card_seen"]["house_edge_exact"]) == runout.runout_card.house_edge
 
 
 @pytest.mark.parametrize(
@@ -230,6 +271,7 @@ def test_protect_counts_a_game_file_with_one_dealer_card_seen(cli, tmp_path):
         ("ultimate-texas-holdem", ["--exposed", "2"], "two cards seen, the turn seen early and colluding seats are"),
         ("ultimate-texas-holdem", ["--turn"], "`protect` counts one dealer card seen (`--exposed 1`)"),
         ("ultimate-texas-holdem", ["--exposed", "1", "--paytable", "madrid"], "--paytable: only for casino-omaha"),
+        ("casino-holdem", ["--exposed", "1", "--runout-card"], "--runout-card is counted in games with several"),
     ],
 )
 def test_protect_says_in_one_line_what_it_does_not_count(cli, game, args, message):
@@ -290,7 +332,10 @@ def test_the_par_sheet_includes_a_kept_count_and_names_the_command_when_there_is
     before = build_street_report(path, options)
     assert before.protection is None and "Game protection" not in before.sheets
     page = before.html()
-    assert "Not counted yet" in page and f"casino-omaha protect --game {before.game.name} --exposed 1" in page
+    assert (
+        "Not counted yet" in page
+        and f"casino-omaha protect --game {before.game.name} --exposed 1 --runout-card" in page
+    )
     figures = solve_seen_card(load_game(path), options)
     report = build_street_report(path, options)
     assert report.protection is not None and report.protection.expected == figures.expected
@@ -305,5 +350,8 @@ def test_the_par_sheet_includes_a_kept_count_and_names_the_command_when_there_is
     page = report.html()
     assert f"(exactly {figures.house_edge})" in page and "Not counted yet" not in page
     assert "protection" in report.images
+    fuller = solve_seen_card(load_game(path), options, runout=True)  # the fuller count is the one shown
+    table = build_street_report(path, options).sheets["Game protection"]
+    assert list(table["house_edge_exact"])[2:] == [str(fuller.flop_card.house_edge), str(fuller.runout_card.house_edge)]
     (words,) = seen_card_blocks(load_game("texas-holdem-bonus"), None, {})
     assert "Texas Hold'em Bonus is not yet one of them" in words.text

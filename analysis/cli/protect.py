@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from analysis.model.paytable import PayTable
     from analysis.model.rules import Rules
     from analysis.parallel.cluster import Cluster
-    from analysis.protection.seen_card import FlopCardFigures
+    from analysis.protection.seen_card import BoardCardFigures
 
 NAME = "protect"
 MAX_SAMPLES = 10**8
@@ -72,6 +72,12 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--plain", action="store_true", help="the plain mean of the states (no base-game control variate)")
     p.add_argument(
+        "--runout-card",
+        action="store_true",
+        help="with --exposed 1 in a game with several decision points: also a turn or river card seen before the "
+        "first decision (about twice the time)",
+    )
+    p.add_argument(
         "--results",
         type=Path,
         default=None,
@@ -98,6 +104,13 @@ def run(args: argparse.Namespace) -> int:
             return _no_board(args, game)
         if not game.single_decision:
             return _streets(args, game)
+    if args.runout_card:
+        from analysis.model.errors import InputError
+
+        raise InputError(
+            "--runout-card is counted in games with several decision points (Ultimate Texas Hold'em); in a game "
+            "with one decision, `--turn` gives the turn card seen before it"
+        )
     rules, paytable = rules_for(args), PayTable.load(args.paytable)
     with cluster_for(args) as cluster:
         engine = ReturnEngine.from_store(ensure_store(rules, options_for(args, cluster)))
@@ -174,7 +187,7 @@ def _streets(args: argparse.Namespace, game: GameSpec) -> int:
         )
     game = game_for(args)
     with cluster_for(args) as cluster:
-        e = solve_seen_card(game, options_for(args, cluster))
+        e = solve_seen_card(game, options_for(args, cluster), runout=args.runout_card)
     base = e.base.house_edge
     rates = e.decision_rates()
     changes = e.preflop_changes()
@@ -192,7 +205,8 @@ def _streets(args: argparse.Namespace, game: GameSpec) -> int:
         ],
         "preflop_changes": {k: float(v) for k, v in changes.items()},
         "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
-        "with_a_flop_card_seen": _flop_card(e.flop_card),
+        "with_a_flop_card_seen": _board_card(e.flop_card),
+        "with_a_turn_or_river_card_seen": _board_card(e.runout_card),
         "results": str(e.store),
         "checksum": e.checksum,
     }
@@ -212,17 +226,17 @@ def _streets(args: argparse.Namespace, game: GameSpec) -> int:
     print("\nby the rank of the card seen, the player's expected result per hand:")
     for rank, ev in e.by_rank.items():
         print(f"  {rank}  {float(ev):+.4f} antes")
-    if e.flop_card is not None:
-        f = e.flop_card
-        print("\nwith one card of the flop seen too (the flop's bottom card flashed), before the pre-flop decision:")
-        print(f"house edge          {float(f.house_edge):+.4%} per ante  (exact {f.house_edge})")
-        print("  before the flop   " + ", ".join(f"{o} {n / f.deals:.2%}" for o, n in f.preflop.items()))
+    for card, f in (("one card of the flop", e.flop_card), ("the turn or the river card", e.runout_card)):
+        if f is not None:
+            print(f"\nwith {card} seen too (a bottom card flashed), before the pre-flop decision:")
+            print(f"house edge          {float(f.house_edge):+.4%} per ante  (exact {f.house_edge})")
+            print("  before the flop   " + ", ".join(f"{o} {n / f.deals:.2%}" for o, n in f.preflop.items()))
     print(f"\nresults {e.store}  checksum {(e.checksum or '')[:16]}")
     return 0
 
 
-def _flop_card(f: FlopCardFigures | None) -> dict[str, object] | None:
-    """The JSON of the game with one flop card seen too."""
+def _board_card(f: BoardCardFigures | None) -> dict[str, object] | None:
+    """The JSON of the game with one board card seen too."""
     if f is None:
         return None
     return {

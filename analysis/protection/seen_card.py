@@ -74,7 +74,9 @@ class SeenCardFigures:
     #: each class's summed value of each pre-flop option (1/``scale`` ante)
     values: np.ndarray = field(repr=False)
     #: the game of a player who also saw one card of the flop before deciding
-    flop_card: FlopCardFigures | None = None
+    flop_card: BoardCardFigures | None = None
+    #: ... or the turn or the river card (counted when asked: ``runout``)
+    runout_card: BoardCardFigures | None = None
     #: the result store the rows were read from, and its checksum (SHA-256 over its shards')
     store: Path | None = None
     checksum: str | None = None
@@ -123,11 +125,11 @@ class SeenCardFigures:
 
 
 @dataclass(frozen=True)
-class FlopCardFigures:
-    """One dealer card and one flop card seen before the pre-flop decision: the exact value
-    summed over ``deals`` (each deal once per dealer card and flop card seen) in
-    1/``scale`` ante, the deals that take each pre-flop option and the number of classes
-    of (card seen, hole cards, flop card) it was decided on."""
+class BoardCardFigures:
+    """One dealer card and one board card (of the flop, or the turn or river) seen before
+    the pre-flop decision: the exact value summed over ``deals`` (each deal once per dealer
+    card and board card seen) in 1/``scale`` ante, the deals that take each pre-flop option
+    and the number of classes of (card seen, hole cards, board card) it was decided on."""
 
     scale: int
     value: int
@@ -152,12 +154,15 @@ class SeenCardJob:
     shards depend on; a shard is a list of flop classes, its result the class rows."""
 
     game: GameSpec
+    #: also the game of a player who saw a turn or river card (more time and memory)
+    runout: bool = False
 
     def key(self) -> dict[str, object]:
-        return {"method": METHOD, **game_key(self.game)}
+        return {"method": METHOD, **game_key(self.game), **({"runout card": True} if self.runout else {})}
 
-    def rows(self, flops: list[FlopClass], threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """The class rows of some flop classes, and the rows of (seen card, hole cards, flop card)."""
+    def rows(self, flops: list[FlopClass], threads: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The class rows of some flop classes, the rows of (seen card, hole cards, flop
+        card) and, with ``runout``, of (seen card, hole cards, turn or river card)."""
         v, rules = street_values(self.game), self.game.rules
         a0, b0 = _linear(v)
         t = tables()
@@ -192,13 +197,14 @@ class SeenCardJob:
             int(codes.max()) + 1,
             flop_codes,
             len(flop_members),
+            self.runout,
             threads or 0,
         )
 
 
 def _seen_shard(job: SeenCardJob, flops: list[FlopClass], threads: int | None = None) -> dict[str, np.ndarray]:
-    rows, flop_rows = job.rows(flops, threads)
-    return {"rows": rows, "flop_card": flop_rows}
+    rows, flop_rows, runout_rows = job.rows(flops, threads)
+    return {"rows": rows, "flop_card": flop_rows} | ({"runout_card": runout_rows} if job.runout else {})
 
 
 def _plan(game: GameSpec) -> list[list[FlopClass]]:
@@ -207,9 +213,9 @@ def _plan(game: GameSpec) -> list[list[FlopClass]]:
     return [sum(plan[i : i + GROUP], []) for i in range(0, len(plan), GROUP)]
 
 
-def _store(game: GameSpec, options: RunOptions) -> ArrayResults:
+def _store(job: SeenCardJob, options: RunOptions) -> ArrayResults:
     """The job's result store, in the options' protection results folder."""
-    return ArrayResults.for_job("seen-card", SeenCardJob(game).key(), options.results or results_folder(options.root))
+    return ArrayResults.for_job("seen-card", job.key(), options.results or results_folder(options.root))
 
 
 def seen_card_fits(game: GameSpec) -> bool:
@@ -226,10 +232,11 @@ def seen_card_fits(game: GameSpec) -> bool:
     )
 
 
-def solve_seen_card(game: GameSpec, options: RunOptions | None = None) -> SeenCardFigures:
+def solve_seen_card(game: GameSpec, options: RunOptions | None = None, runout: bool = False) -> SeenCardFigures:
     """``game`` played with one of the dealer's cards seen from the start, every street
     decided knowing it, counted exactly (a result store in the options' protection results
-    folder: an interrupted run resumes, a solved game is read back)."""
+    folder: an interrupted run resumes, a solved game is read back). With ``runout``, also
+    the game of a player who saw a turn or river card besides (about twice the time)."""
     options = options or RunOptions()
     if not isinstance(game, GameSpec):
         raise InputError(f"solve_seen_card: game must be a GameSpec (load_game), not {type(game).__name__}")
@@ -238,7 +245,8 @@ def solve_seen_card(game: GameSpec, options: RunOptions | None = None) -> SeenCa
             f"{game.title}: one dealer card seen is counted for games of two hole cards and the best five of seven, "
             "a board dealt as flop then turn and river, and bets that do not add up"
         )
-    job, plan, store = SeenCardJob(game), _plan(game), _store(game, options)
+    job, plan = SeenCardJob(game, runout), _plan(game)
+    store = _store(job, options)
     run_into_store(
         store,
         _seen_shard,
@@ -247,7 +255,7 @@ def solve_seen_card(game: GameSpec, options: RunOptions | None = None) -> SeenCa
         f"{game.name}: one dealer card seen, every deal",
         options,
     )
-    return _read(game, solve_streets(game, options), store)
+    return _read(job, solve_streets(game, options), store)
 
 
 def stored_seen_card(game: GameSpec, base: StreetFigures, options: RunOptions | None = None) -> SeenCardFigures | None:
@@ -257,29 +265,39 @@ def stored_seen_card(game: GameSpec, base: StreetFigures, options: RunOptions | 
     options = options or RunOptions()
     if not seen_card_fits(game):
         return None
-    plan, store = _plan(game), _store(game, options)
-    if not store.manifest_path.exists() or not store.has({i: len(flops) for i, flops in enumerate(plan)}):
-        return None
-    return _read(game, base, store)
+    plan = _plan(game)
+    for job in (SeenCardJob(game, True), SeenCardJob(game)):  # the fuller count first
+        store = _store(job, options)
+        if store.manifest_path.exists() and store.has({i: len(flops) for i, flops in enumerate(plan)}):
+            return _read(job, base, store)
+    return None
 
 
-def _read(game: GameSpec, base: StreetFigures, store: ArrayResults) -> SeenCardFigures:
+def _read(job: SeenCardJob, base: StreetFigures, store: ArrayResults) -> SeenCardFigures:
     """The class rows a complete store holds, summed (each shard checked on read), decided."""
+    game = job.game
     v, rules = street_values(game), game.rules
     codes, reps, members = _classes(rules.deck, tuple(rules.suits))
-    _, flop_members = _flop_card_classes(rules.deck, tuple(rules.suits))
-    rows = np.zeros((len(reps), 3 + len(v.flop) + len(v.river)), dtype=np.int64)
-    flop_rows = np.zeros((len(flop_members), 4), dtype=np.int64)
+    _, card_members = _flop_card_classes(rules.deck, tuple(rules.suits))
+    names = ["flop_card", "runout_card"] if job.runout else ["flop_card"]
+    sums = {"rows": np.zeros((len(reps), 3 + len(v.flop) + len(v.river)), dtype=np.int64)}
+    sums |= {name: np.zeros((len(card_members), 4), dtype=np.int64) for name in names}
     shards = list(range(len(_plan(game))))
     for i in shards:
         part = store.read_arrays(i)
-        if part.get("rows", np.zeros(0)).shape != rows.shape or part.get("flop_card", rows).shape != flop_rows.shape:
+        if any(part.get(name, np.zeros(0)).shape != total.shape for name, total in sums.items()):
             raise InputError(f"{store.path}: shard {i} holds rows of another shape; delete the folder to count again")
-        rows += part["rows"]
-        flop_rows += part["flop_card"]
-    figures = _decide(game, base, v, rows, codes, reps, members)
-    flop_card = _decide_flop_card(v, flop_rows, flop_members)
-    return replace(figures, flop_card=flop_card, store=store.path, checksum=store.checksum(shards))
+        for name, total in sums.items():
+            total += part[name]
+    figures = _decide(game, base, v, sums["rows"], codes, reps, members)
+    n = len(rules.deck)
+    flop_card = _decide_card(v, sums["flop_card"], card_members * comb(n - 4, 2) * comb(n - 6, 2) * (n - 8))
+    runout_card = None
+    if job.runout:  # the flop's three cards, the other turn/river card, the dealer's other card
+        runout_card = _decide_card(v, sums["runout_card"], card_members * comb(n - 4, 3) * (n - 7) * (n - 8))
+    return replace(
+        figures, flop_card=flop_card, runout_card=runout_card, store=store.path, checksum=store.checksum(shards)
+    )
 
 
 def _decide(
@@ -343,18 +361,17 @@ def _preflop_values(
     return np.stack(values, axis=1)
 
 
-def _decide_flop_card(v: StreetValues, rows: np.ndarray, members: np.ndarray) -> FlopCardFigures:
-    """The pre-flop decision of each class of (seen card, hole cards, flop card) from its
-    row (best flop value, a, b, deals), and the figures."""
-    n = len(v.game.rules.deck)
+def _decide_card(v: StreetValues, rows: np.ndarray, want: np.ndarray) -> BoardCardFigures:
+    """The pre-flop decision of each class of (seen card, hole cards, board card) from its
+    row (best flop value, a, b, deals; ``want``: each class's deals), and the figures."""
     deals = rows[:, 3]
-    if not np.array_equal(deals, members * comb(n - 4, 2) * comb(n - 6, 2) * (n - 8)):
-        raise AssertionError("the flop-card counts do not cover every deal once: a damaged or foreign result store")
+    if not np.array_equal(deals, want):
+        raise AssertionError("the board-card counts do not cover every deal once: a damaged or foreign result store")
     stacked = _preflop_values(v, rows[:, 0], rows[:, 1], rows[:, 2], deals)
     choice = np.argmax(stacked, axis=1)  # first best: options are in risk order
     best = stacked[np.arange(len(rows)), choice]
     preflop = {str(o): int(deals[choice == i].sum()) for i, o in enumerate(v.preflop)}
-    return FlopCardFigures(v.scale, int(best.sum()), int(deals.sum()), preflop, len(rows))
+    return BoardCardFigures(v.scale, int(best.sum()), int(deals.sum()), preflop, len(rows))
 
 
 def _kind(o: Option, river: bool) -> tuple[int, int]:

@@ -25,6 +25,8 @@ def seen_card_sheets(f: SeenCardFigures) -> dict[str, pd.DataFrame]:
     ]
     if f.flop_card is not None:
         rows.append(("1 dealer card and 1 flop card seen before the first decision", "exact", f.flop_card.house_edge))
+    if f.runout_card is not None:
+        rows.append(("1 dealer card and 1 turn or river card seen before it", "exact", f.runout_card.house_edge))
     information = pd.DataFrame(
         {
             "information": [r[0] for r in rows],
@@ -78,12 +80,12 @@ def seen_card_blocks(game: GameSpec, f: SeenCardFigures | None, sheets: dict[str
             )
         return (
             Paragraph(
-                "Not counted yet. This command counts every deal with one dealer card seen (about two minutes for "
-                "Ultimate Texas Hold'em on two cores) and keeps the result; the par sheet includes it once it is "
-                "there:",
+                "Not counted yet. This command counts every deal with one dealer card seen, with a flop card seen "
+                "too and with a turn or river card seen too (RUNTIME for Ultimate Texas Hold'em on two cores), "
+                "and keeps the result; the par sheet includes it once it is there:",
                 note=True,
             ),
-            Command(f"casino-omaha protect --game {game.name} --exposed 1"),
+            Command(f"casino-omaha protect --game {game.name} --exposed 1 --runout-card"),
         )
     he, base = f.house_edge, f.base.house_edge
     changes = f.preflop_changes()
@@ -100,6 +102,12 @@ def seen_card_blocks(game: GameSpec, f: SeenCardFigures | None, sheets: dict[str
                 f"with one flop card seen too the house edge is {percent(f.flop_card.house_edge)} (exactly "
                 f"{f.flop_card.house_edge}), from the same count."
                 if f.flop_card is not None
+                else ""
+            )
+            + (
+                f" With the turn or the river card seen instead, the flop decided knowing it too: "
+                f"{percent(f.runout_card.house_edge)} (exactly {f.runout_card.house_edge})."
+                if f.runout_card is not None
                 else ""
             )
         ),
