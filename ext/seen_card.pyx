@@ -122,9 +122,9 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
             rem[nrem] = c
             nrem += 1
     memset(acc, 0, width * 52 * NHOLD * sizeof(int64_t))
-    if acc_t != NULL:
+    if acc_t != NULL:  # its cells: a, b, the best river value
         for i in range(nrem):
-            memset(acc_t + rem[i] * 52 * NHOLD * width, 0, width * 52 * NHOLD * sizeof(int64_t))
+            memset(acc_t + rem[i] * 52 * NHOLD * 3, 0, 3 * 52 * NHOLD * sizeof(int64_t))
     nd = nrem - 5  # the unseen dealer cards of a state at the river
     for q in range(ntr):  # one turn/river pair of each orbit
         tc = tr[2 * q]
@@ -287,16 +287,14 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                     cell[2] += e[pi + 2]
                     cell[e[pi + 3]] += nd * wt
                     if acc_t != NULL:  # the same sums, known to hold the turn card, and the river card
-                        cell = acc_t + ((tc * 52 + d1) * NHOLD + hp) * width
+                        cell = acc_t + ((tc * 52 + d1) * NHOLD + hp) * 3
                         cell[0] += e[pi]
                         cell[1] += e[pi + 1]
                         cell[2] += e[pi + 2]
-                        cell[e[pi + 3]] += nd * wt
-                        cell = acc_t + ((rcard * 52 + d1) * NHOLD + hp) * width
+                        cell = acc_t + ((rcard * 52 + d1) * NHOLD + hp) * 3
                         cell[0] += e[pi]
                         cell[1] += e[pi + 1]
                         cell[2] += e[pi + 2]
-                        cell[e[pi + 3]] += nd * wt
     # the flop decision of every (d1, P), its sums to its class's row
     ndeal = <int64_t>((nrem - 3) * (nrem - 4) / 2) * nd
     for i in range(nrem):
@@ -329,7 +327,7 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                     for o in range(v.nriver):
                         row[3 + v.nflop + o] += weight * sums[3 + o]
                 for o in range(3):
-                    row = out_f + <int64_t>cls_f[(d1 * NHOLD + hp) * 52 + flop[o]] * 4
+                    row = out_f + <int64_t>cls_f[(flop[o] * 52 + d1) * NHOLD + hp] * 4
                     row[0] += weight * bv
                     row[1] += weight * a
                     row[2] += weight * b
@@ -345,25 +343,31 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
             if i == it:
                 continue
             d1 = rem[i]
-            for j in range(nrem):
-                if j == i or j == it:
+            for k in range(nrem):  # holdings in colex order: the cells and classes in memory order
+                if k == i or k == it:
                     continue
-                for k in range(j + 1, nrem):
-                    if k == i or k == it:
+                for j in range(k):
+                    if j == i or j == it:
                         continue
                     hp = rem[j] + ((rem[k] * (rem[k] - 1)) >> 1)
-                    for o in range(3):
-                        sums[o] = 0
-                    for q in range(nstab):
-                        m = stab + 52 * q
-                        cell = acc_t + ((m[seen] * 52 + m[d1]) * NHOLD + hold(m[rem[j]], m[rem[k]])) * width
-                        sums[0] += cell[0]
-                        sums[1] += cell[1]
-                        sums[2] += cell[2]
-                    for o in range(3):
-                        sums[o] //= nstab
+                    if nstab == 1:
+                        cell = acc_t + ((seen * 52 + d1) * NHOLD + hp) * 3
+                        sums[0] = cell[0]
+                        sums[1] = cell[1]
+                        sums[2] = cell[2]
+                    else:
+                        for o in range(3):
+                            sums[o] = 0
+                        for q in range(nstab):
+                            m = stab + 52 * q
+                            cell = acc_t + ((m[seen] * 52 + m[d1]) * NHOLD + hold(m[rem[j]], m[rem[k]])) * 3
+                            sums[0] += cell[0]
+                            sums[1] += cell[1]
+                            sums[2] += cell[2]
+                        for o in range(3):
+                            sums[o] //= nstab
                     bv = flop_best(v, sums, ndeal, &best)
-                    row = out_t + <int64_t>cls_f[(d1 * NHOLD + hp) * 52 + seen] * 4
+                    row = out_t + <int64_t>cls_f[(seen * 52 + d1) * NHOLD + hp] * 4
                     row[0] += weight * bv
                     row[1] += weight * sums[0]
                     row[2] += weight * sums[1]
@@ -403,9 +407,9 @@ def count_seen_card(
     and ``flop``: (kind, multiple) per option in risk order (kind 0 fold, 1 showdown, 2 check
     to the river); ``cls``: the class of each (d1, holding) cell, d1 * 1326 + holding.
     Also the rows (nclasses_f x 4) of (d1, holding, flop card f), ``cls_f`` their classes at
-    (d1 * 1326 + holding) * 52 + f: the best flop value, a, b and the deals; with ``runout``,
-    the same rows of (d1, holding, t), t a turn or river card seen (about 130 MB more per
-    thread, and more time). Returns the three (the last empty without ``runout``)."""
+    (f * 52 + d1) * 1326 + holding: the best flop value, a, b and the deals; with ``runout``,
+    the same rows of (d1, holding, t), t a turn or river card seen (about 86 MB more per
+    thread, and about four times the time). Returns the three (the last empty without ``runout``)."""
     cdef Values v
     cdef int o
     cdef Py_ssize_t nf, f
@@ -461,7 +465,7 @@ def count_seen_card(
             mark = <uint16_t*>calloc(nstrength, sizeof(uint16_t))
             acc_t = NULL
             if runout:
-                acc_t = <int64_t*>malloc((3 + v.nriver) * 52 * 52 * NHOLD * sizeof(int64_t))
+                acc_t = <int64_t*>malloc(3 * 52 * 52 * NHOLD * sizeof(int64_t))
             if acc == NULL or tab == NULL or mark == NULL or (runout and acc_t == NULL):
                 failed[0] = 1
             for f in prange(nf, schedule="dynamic", chunksize=1):

@@ -418,9 +418,9 @@ def _classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray,
 
 @cache
 def _flop_card_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The class under suit permutations of each (seen card, two hole cards, flop card)
-    cell ((d1 * 1326 + colex index of the holding) * 52 + f; -1 off the deck) and each
-    class's members."""
+    """The class under suit permutations of each (seen card, two hole cards, board card)
+    cell ((f * 52 + d1) * 1326 + colex index of the holding, f the board card: each
+    (f, d1)'s holdings in memory order; -1 off the deck) and each class's members."""
     cards = np.array(deck, dtype=np.int64)
     d1, p1, p2 = (a.ravel() for a in np.meshgrid(cards, cards, cards, indexing="ij"))
     ok = (p1 < p2) & (d1 != p1) & (d1 != p2)
@@ -434,7 +434,7 @@ def _flop_card_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[n
         np.minimum(key, (a * 1326 + np.minimum(b, c) + BINOM[np.maximum(b, c), 2]) * 52 + e, out=key)
     _, cls, members = np.unique(key, return_inverse=True, return_counts=True)
     codes = np.full(52 * 1326 * 52, -1, dtype=np.int32)
-    codes[(d1 * 1326 + p1 + BINOM[p2, 2]) * 52 + f] = cls
+    codes[(f * 52 + d1) * 1326 + p1 + BINOM[p2, 2]] = cls
     return codes, members
 
 
