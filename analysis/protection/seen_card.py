@@ -54,8 +54,26 @@ GROUP = 5
 _FOLD, _SHOW, _ON = 0, 1, 2
 
 
+class _PerHand:
+    """The per-hand figures of a value summed exactly over ``deals`` in 1/``scale`` ante."""
+
+    scale: int
+    value: int
+    deals: int
+
+    @property
+    def expected(self) -> Fraction:
+        """The player's expected net result per hand, in antes."""
+        return Fraction(self.value, self.scale * self.deals)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's expected win per ante (negative: the player has the edge)."""
+        return -self.expected
+
+
 @dataclass(frozen=True)
-class SeenCardFigures:
+class SeenCardFigures(_PerHand):
     """The game played by a player who sees one dealer card: the exact value summed over
     ``deals`` (in 1/``scale`` ante), the deals that take each option at each street, the
     pre-flop option of each class of (card seen, hole cards) and what the player is worth
@@ -80,16 +98,6 @@ class SeenCardFigures:
     #: the result store the rows were read from, and its checksum (SHA-256 over its shards')
     store: Path | None = None
     checksum: str | None = None
-
-    @property
-    def expected(self) -> Fraction:
-        """The player's expected net result per hand, in antes."""
-        return Fraction(self.value, self.scale * self.deals)
-
-    @property
-    def house_edge(self) -> Fraction:
-        """The house's expected win per ante (negative: the player has the edge)."""
-        return -self.expected
 
     def decision_rates(self) -> pd.DataFrame:
         """How often each option is taken at each street, with the card and by the optimal
@@ -125,7 +133,7 @@ class SeenCardFigures:
 
 
 @dataclass(frozen=True)
-class BoardCardFigures:
+class BoardCardFigures(_PerHand):
     """One dealer card and one board card (of the flop, or the turn or river) seen before
     the pre-flop decision: the exact value summed over ``deals`` (each deal once per dealer
     card and board card seen) in 1/``scale`` ante, the deals that take each pre-flop option
@@ -136,16 +144,6 @@ class BoardCardFigures:
     deals: int
     preflop: dict[str, int]
     classes: int
-
-    @property
-    def expected(self) -> Fraction:
-        """The player's expected net result per hand, in antes."""
-        return Fraction(self.value, self.scale * self.deals)
-
-    @property
-    def house_edge(self) -> Fraction:
-        """The house's expected win per ante (negative: the player has the edge)."""
-        return -self.expected
 
 
 @dataclass(frozen=True)
