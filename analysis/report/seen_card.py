@@ -81,8 +81,8 @@ def seen_card_blocks(game: GameSpec, f: SeenCardFigures | None, sheets: dict[str
         return (
             Paragraph(
                 "Not counted yet. This command counts every deal with one dealer card seen, with a flop card seen "
-                "too and with a turn or river card seen too (RUNTIME for Ultimate Texas Hold'em on two cores), "
-                "and keeps the result; the par sheet includes it once it is there:",
+                "too and with a turn or river card seen too (about six minutes for Ultimate Texas Hold'em on two "
+                "cores), and keeps the result; the par sheet includes it once it is there:",
                 note=True,
             ),
             Command(f"casino-omaha protect --game {game.name} --exposed 1 --runout-card"),
