@@ -409,7 +409,7 @@ def count_seen_card(
     Also the rows (nclasses_f x 4) of (d1, holding, flop card f), ``cls_f`` their classes at
     (f * 52 + d1) * 1326 + holding: the best flop value, a, b and the deals; with ``runout``,
     the same rows of (d1, holding, t), t a turn or river card seen (about 86 MB more per
-    thread, and about four times the time). Returns the three (the last empty without ``runout``)."""
+    thread, and about two and a half times the time). Returns the three (the last empty without ``runout``)."""
     cdef Values v
     cdef int o
     cdef Py_ssize_t nf, f

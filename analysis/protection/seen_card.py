@@ -14,7 +14,8 @@ and the player's result by the rank of the card he saw.
 The same count gives the game of a player who also saw one card of the flop before his
 pre-flop decision (the flop's other cards and everything after decided as before): each
 flop state's sums go to the rows of (seen card, hole cards, flop card) too, one row per
-class, and its pre-flop decision is taken there.
+class, and its pre-flop decision is taken there. When asked (``runout``), also the game of a
+player who saw the turn or the river card instead, the flop then decided knowing it too.
 """
 
 from __future__ import annotations
@@ -166,7 +167,7 @@ class SeenCardJob:
         t = tables()
         deck = sum(1 << c for c in rules.deck)
         codes, _, _ = _classes(rules.deck, tuple(rules.suits))
-        flop_codes, flop_members = _flop_card_classes(rules.deck, tuple(rules.suits))
+        flop_codes, flop_members = _board_card_classes(rules.deck, tuple(rules.suits))
         pairs, weights = [], []
         for f in flops:  # one turn/river pair of each orbit under the flop's stabilizer, and its size
             tr, first = turn_river_orbits(f, rules.deck)
@@ -234,7 +235,8 @@ def solve_seen_card(game: GameSpec, options: RunOptions | None = None, runout: b
     """``game`` played with one of the dealer's cards seen from the start, every street
     decided knowing it, counted exactly (a result store in the options' protection results
     folder: an interrupted run resumes, a solved game is read back). With ``runout``, also
-    the game of a player who saw a turn or river card besides (about twice the time)."""
+    the game of a player who saw a turn or river card besides (about two and a half times
+    the time)."""
     options = options or RunOptions()
     if not isinstance(game, GameSpec):
         raise InputError(f"solve_seen_card: game must be a GameSpec (load_game), not {type(game).__name__}")
@@ -276,7 +278,7 @@ def _read(job: SeenCardJob, base: StreetFigures, store: ArrayResults) -> SeenCar
     game = job.game
     v, rules = street_values(game), game.rules
     codes, reps, members = _classes(rules.deck, tuple(rules.suits))
-    _, card_members = _flop_card_classes(rules.deck, tuple(rules.suits))
+    _, card_members = _board_card_classes(rules.deck, tuple(rules.suits))
     names = ["flop_card", "runout_card"] if job.runout else ["flop_card"]
     sums = {"rows": np.zeros((len(reps), 3 + len(v.flop) + len(v.river)), dtype=np.int64)}
     sums |= {name: np.zeros((len(card_members), 4), dtype=np.int64) for name in names}
@@ -415,7 +417,7 @@ def _classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray,
 
 
 @cache
-def _flop_card_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+def _board_card_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The class under suit permutations of each (seen card, two hole cards, board card)
     cell ((f * 52 + d1) * 1326 + colex index of the holding, f the board card: each
     (f, d1)'s holdings in memory order; -1 off the deck) and each class's members."""
