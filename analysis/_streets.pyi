@@ -46,5 +46,6 @@ def count_turns(
     category: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint32],
     bets: npt.NDArray[np.uint64],
+    given: npt.NDArray[np.uint64],
     threads: int = 1,
 ) -> None: ...

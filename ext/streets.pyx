@@ -406,12 +406,14 @@ cdef void class_table(const Game* g, Work* work) noexcept nogil:
 
 cdef void count_flop_turns(const Game* g, const int8_t* flop, const int8_t* holdings, Py_ssize_t nh,
                            const int8_t* tr, const uint8_t* new_orbit, Py_ssize_t ntr, uint32_t* out,
-                           uint64_t* bets, int64_t* margin, Work* w) noexcept nogil:
+                           const uint64_t* given, uint64_t* bets, int64_t* margin, Work* w) noexcept nogil:
     """One flop's holdings, a decision at the turn: first each holding's margin (dealer hands
     beaten less dealer hands lost to) summed over the rivers of each turn card, then every
     completion (both orders of each turn/river pair) added to the table of its turn decision:
     columns 0.. when the margin is not above 0 (check), NSCOLS.. when it is (bet); ``bets``:
-    per holding, bit t set when it bets on turn card t."""
+    per holding, bit t set when it bets on turn card t. With ``given`` (not NULL) the turn
+    cards each holding bets on are given instead (a strategy in words), and no margin is
+    summed."""
     cdef Py_ssize_t h, x
     cdef int s, c, t, rv, dt, dr, second
     cdef uint64_t mask
@@ -424,7 +426,10 @@ cdef void count_flop_turns(const Game* g, const int8_t* flop, const int8_t* hold
     board[1] = flop[1]
     board[2] = flop[2]
     memset(margin, 0, nh * 52 * sizeof(int64_t))
-    for second in range(2):
+    for h in range(nh if given != NULL else 0):
+        for t in range(52):
+            margin[h * 52 + t] = 1 if (given[h] >> t) & 1 else 0
+    for second in range(1 if given != NULL else 0, 2):
         for x in range(ntr):
             t = tr[2 * x]
             rv = tr[2 * x + 1]
@@ -463,13 +468,16 @@ def count_turns(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tota
                 const int8_t[:, ::1] tr_pairs, const uint8_t[::1] tr_new_orbit,
                 const int64_t[::1] tr_offsets,
                 const uint16_t[:, ::1] pair_table, const uint16_t[::1] flush,
-                const uint8_t[::1] category, uint32_t[:, ::1] out, uint64_t[::1] bets, int threads=1):
+                const uint8_t[::1] category, uint32_t[:, ::1] out, uint64_t[::1] bets,
+                const uint64_t[::1] given, int threads=1):
     """Add to ``out`` (one row per holding: two tables of category x 6 dealer results, the
     completions whose turn the player checks, then those where he bets) the counts of every
     completion of every state, each turn/river pair in both orders (turn first), a dealer
     who always qualifies; the turn bet is made when the player beats more of the dealer's
     hands than he loses to, over the rivers of that turn (an exact tie checks). ``bets``
-    (one per holding): the turn cards on which it bets, bit t for card t."""
+    (one per holding): the turn cards on which it bets, bit t for card t. ``given`` (one per
+    holding, or empty): the turn cards each holding bets on, decided outside (a strategy in
+    words), in place of the margins."""
     cdef Py_ssize_t nf = flops.shape[0], f
     if k not in (2, 3) or holdings.shape[1] != k:
         raise ValueError("count_turns: holdings must have 2 or 3 cards")
@@ -477,6 +485,8 @@ def count_turns(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tota
         raise ValueError(f"count_turns: out needs one row of {2 * NSCOLS} columns per holding")
     if bets.shape[0] != holdings.shape[0]:
         raise ValueError("count_turns: bets needs one entry per holding")
+    if given.shape[0] not in (0, holdings.shape[0]):
+        raise ValueError("count_turns: given needs one entry per holding, or none")
     cdef Py_ssize_t max_nh = check_flop_layout("count_turns", holdings.shape[0], hold_offsets, tr_pairs,
                                                tr_new_orbit, tr_offsets)
     cdef Game g = make_game(k, omaha, qualifier, deck, dealer_total, &pair_table[0, 0], &flush[0], &category[0])
@@ -489,6 +499,7 @@ def count_turns(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tota
     cdef const uint8_t* orbit_ptr = &tr_new_orbit[0] if tr_pairs.shape[0] else NULL
     cdef uint32_t* out_ptr = &out[0, 0] if out.shape[0] else NULL
     cdef uint64_t* bets_ptr = &bets[0] if bets.shape[0] else NULL
+    cdef const uint64_t* given_ptr = &given[0] if given.shape[0] else NULL
     if nf == 0:
         return
     with nogil, parallel(num_threads=threads):
@@ -502,7 +513,9 @@ def count_turns(int k, bint omaha, int qualifier, uint64_t deck, int dealer_tota
                                  hold_offsets[f + 1] - hold_offsets[f],
                                  tr_ptr + 2 * tr_offsets[f], orbit_ptr + tr_offsets[f],
                                  tr_offsets[f + 1] - tr_offsets[f],
-                                 out_ptr + hold_offsets[f] * 2 * NSCOLS, bets_ptr + hold_offsets[f], margin, w)
+                                 out_ptr + hold_offsets[f] * 2 * NSCOLS,
+                                 given_ptr + hold_offsets[f] if given_ptr != NULL else NULL,
+                                 bets_ptr + hold_offsets[f], margin, w)
         free(margin)
         free_work(w)
     if failed[0]:

@@ -9,20 +9,22 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, permutations
 from math import sqrt
 
 import numpy as np
 import pytest
+from test_turns import SMALL_BONUS
 
 from analysis.counting.streets import RESULTS6
 from analysis.engine.street_simulation import simulate_streets
 from analysis.engine.streets import solve_streets
+from analysis.hands import written_turn
 from analysis.hands.evaluate import best_strength
 from analysis.hands.lookup import dealer_qualifier, tables
-from analysis.hands.written import flop_bets, river_bets
+from analysis.hands.written import board_made, flop_bets, river_bets
 from analysis.model.cards import parse_cards
-from analysis.model.categories import CATEGORIES
+from analysis.model.categories import CATEGORIES, PAIR, QUADS, TRIPS, TWO_PAIR
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game, shipped_games
 from analysis.parallel.options import RunOptions
@@ -73,8 +75,94 @@ def test_a_small_deck_played_by_the_rules_card_by_card_equals_the_engine(tmp_pat
     assert written.house_edge > optimal.house_edge
 
 
+def every_ordered_deal(deck: list[int]) -> np.ndarray:
+    """Every deal of the deck: hole 2, flop 3, then the turn and the river in their order,
+    dealer 2 (a game whose bets add up decides between the turn and the river)."""
+    rows = []
+    for hole in combinations(deck, 2):
+        rest = [c for c in deck if c not in hole]
+        for flop in combinations(rest, 3):
+            left = [c for c in rest if c not in flop]
+            for tr in permutations(left, 2):
+                last = [c for c in left if c not in tr]
+                rows.extend([*hole, *flop, *tr, *dealer] for dealer in combinations(last, 2))
+    return np.array(rows, dtype=np.int64)
+
+
+def test_a_small_deck_of_texas_holdem_bonus_played_by_the_rules_card_by_card_equals_the_engine(tmp_path):
+    # four to nine in two suits: pairs below and above sixes, runs and four of a suit often
+    doc = SMALL_BONUS | {"cards": SMALL_BONUS["cards"] | {"ranks": "456789"}}
+    game = game_from_document(doc, "small bonus")
+    options = RunOptions(root=tmp_path, threads=2)
+    optimal = solve_streets(game, options)
+    written = solve_streets(game, options, written=True)
+    d = every_ordered_deal(list(game.rules.deck))
+    hole, flop, board, dealer = d[:, :2], d[:, 2:5], d[:, 2:7], d[:, 7:9]
+    grid = optimal.preflop_choice(hole)
+    pre = np.array([o.multiple if o.kind == "bet" else -1 for o in grid])
+    at_flop, at_turn = written_turn.flop_bets(hole, flop), written_turn.turn_bets(hole, d[:, 2:6])
+    for bets in (at_flop, at_turn):
+        assert 0.1 < bets[pre > 0].mean() < 0.9
+    player = best_strength(np.concatenate([hole, board], axis=1)).astype(np.int64)
+    theirs = best_strength(np.concatenate([dealer, board], axis=1)).astype(np.int64)
+    result = np.where(player > theirs, 3, np.where(player == theirs, 4, 5))
+    multiple = pre + at_flop * game.flop[1].multiple + at_turn * game.turn[1].multiple
+    counts: Counter = Counter(
+        ("fold", 0, "", "") if p < 0 else ("showdown", int(m), CATEGORIES[c], RESULTS6[r])
+        for p, m, c, r in zip(pre.tolist(), multiple.tolist(), tables().category[player].tolist(), result.tolist())
+    )
+    assert written.counts == dict(counts)
+    assert written.total == len(d) == 2 * game.rules.total_combinations
+    assert written.decisions[("turn", "bet 1")] == int(at_turn[pre > 0].sum())
+    assert list(written.preflop["option"]) == list(optimal.preflop["option"])
+    assert written.house_edge > optimal.house_edge
+
+
+def test_the_rules_of_texas_holdem_bonus_read_the_cards_as_written():
+    # the board's own pair, two pair or run never counts; a hole card must make the hand
+    cases = {
+        ("Ks Qd", "7s 7c 2h"): False,  # the flop's pair
+        ("Ks 2d", "7s 7c 2h"): True,  # two pair with the deuce
+        ("As 2d", "3c 4h 9d"): True,  # four in a row, the ace low
+        ("Js 2s", "8s 5s Kd"): True,  # four of a suit
+        ("Js 2d", "8s 5s Kd"): False,  # a gutshot, three of a suit
+    }
+    for (h, f), want in cases.items():
+        assert written_turn.flop_bets(np.array([parse_cards(h)]), np.array([parse_cards(f)]))[0] == want, (h, f)
+    cases = {
+        ("6s 2d", "6h 9c Jd 3c"): True,  # a pair of sixes
+        ("5s 2d", "5h 9c Jd 3c"): False,  # a pair of fives
+        ("As Kd", "Qh Qc 9d 9c"): False,  # the board's two pair, an ace kicker
+        ("2s 2d", "Qh Qc 9d 3c"): True,  # two pair, the deuces in the hand
+        ("As 2s", "3s 4s 5s 9c"): True,  # a straight flush (four in a row of spades with the ace)
+        ("Ad Kd", "5s 6s 7s 8s"): False,  # the board's own four in a row of spades, an ace high
+        ("As Kd", "5s 6s 7s 8s"): True,  # the ace of spades makes a flush
+        ("9s Kd", "5s 6s 7s 8s"): True,  # the nine makes a straight flush
+        ("Kd Qd", "Jd Td 2c 3c"): True,  # four in a row of diamonds, both hole cards in it
+    }
+    for (h, b), want in cases.items():
+        assert written_turn.turn_bets(np.array([parse_cards(h)]), np.array([parse_cards(b)]))[0] == want, (h, b)
+
+
+def test_the_made_key_of_a_board_before_the_river_is_its_pairs_and_trips():
+    # against Counter's reading of the ranks, on every 3-card and every 4-card board of a suitless rank set
+    for size in (3, 4):
+        boards = np.array(list(combinations(range(52), size)), dtype=np.int64)[::97]
+        want = []
+        for row in boards.tolist():
+            by_count = sorted(((n, r) for r, n in Counter(c >> 2 for c in row).items()), reverse=True)
+            n, r = by_count[0]
+            if n >= 3:
+                want.append((QUADS if n == 4 else TRIPS) * 14**5 + (r + 1) * 14**4)
+            elif n == 2 and by_count[1][0] == 2:
+                want.append(TWO_PAIR * 14**5 + (r + 1) * 14**4 + (by_count[1][1] + 1) * 14**3)
+            else:
+                want.append(PAIR * 14**5 + (r + 1) * 14**4 if n == 2 else 0)
+        assert board_made(boards).tolist() == want
+
+
 def test_a_game_the_rules_do_not_fit_is_refused():
-    with pytest.raises(InputError, match="the written strategy is written for two hole cards"):
+    with pytest.raises(InputError, match="the written strategies are written for two hole cards"):
         solve_streets(load_game("casino-omaha-ultimate"), written=True)
 
 
@@ -100,6 +188,32 @@ def test_ultimate_texas_holdem_played_by_the_rules_hand_by_hand_agrees():
     assert "fewer than 21 of the 45 cards you cannot see" in text and "4552857539/2317817502000" in text
 
 
+@pytest.mark.slow
+def test_texas_holdem_bonus_played_by_the_published_rules_hand_by_hand_agrees(cli, tmp_path):
+    # the rules played on random full-deck hands by the simulation (each flop and turn tested
+    # on the hand's own cards) and settled by its own code, against the engine's exact figure
+    game = load_game("texas-holdem-bonus")
+    optimal, written = solve_streets(game), solve_streets(game, written=True)
+    assert written.house_edge == Fraction(98632003669, 2317817502000)  # 4.2554%, 2.2185% above optimal play
+    assert written.total == optimal.total and written.preflop["option"].equals(optimal.preflop["option"])
+    sim = simulate_streets(written, 200_000, seed=11, written=True)
+    assert sim.exact_house_edge == float(written.house_edge) and sim.z is not None and abs(sim.z) < 4, sim.z
+    # the turn's bet rate: the rules' (37.13% of all deals) and not optimal play's (46.27%)
+    bet = written.decisions[("turn", "bet 1")] / written.total
+    assert abs(sim.decisions[("turn", "bet 1")] - bet) < 4 * sqrt(bet * (1 - bet) / sim.hands)
+    assert abs(optimal.decisions[("turn", "bet 1")] / optimal.total - bet) > 20 * sqrt(bet * (1 - bet) / sim.hands)
+    # the par sheet prints the rules and their cost; the advice names the rules' option
+    sheet = cli("report", "--game", "texas-holdem-bonus", "--out", tmp_path / "sheet", "--no-progress")
+    assert sheet.returncode == 0, sheet.stderr
+    page = (tmp_path / "sheet" / "texas-holdem-bonus-optimal-par-sheet.html").read_text()
+    assert "a pair of sixes or better made with a hole card" in page and "table-games-online.com" in page
+    assert str(written.house_edge) in page and str(written.house_edge - optimal.house_edge) in page
+    data = cli("solve", "--game", "texas-holdem-bonus", "--written", "--format", "json").json()
+    assert data["strategy"] == "written" and Fraction(data["house_edge_exact"]) == written.house_edge
+    advice = advise_street(game, "5s 4d", "5h 9c Jd 2c", taken=("bet 2", "check"))
+    assert advice.written == "check" and advice.best == "bet 1"  # a pair of fives: the rules check, optimal bets
+
+
 def test_the_command_line_solves_it_and_refuses_the_games_it_does_not_fit(cli, tmp_path):
     # Ultimate Texas Hold'em's own file on nine to ace in two suits
     path = tmp_path / "small.toml"
@@ -111,7 +225,7 @@ def test_the_command_line_solves_it_and_refuses_the_games_it_does_not_fit(cli, t
     optimal = cli("solve", "--game", path, "--store", tmp_path / "store", "--format", "json").json()
     assert Fraction(optimal["house_edge_exact"]) < written.house_edge
     for name, message in (
-        ("casino-omaha-ultimate", "the written strategy is written for two hole cards, the best five of seven"),
+        ("casino-omaha-ultimate", "the written strategies are written for two hole cards, the best five of seven"),
         ("three-card-poker", "--written: Three Card Poker has no written strategy"),
     ):
         run = cli("solve", "--game", name, "--written")

@@ -32,7 +32,7 @@ def add_parser(sub: Subparsers) -> None:
         choices=("optimal", "always-call", "simple", "written"),
         default="optimal",
         help="optimal (default); always-call and simple for casino-omaha and casino-holdem; written: the "
-        "strategy in words of a game that has one (Ultimate Texas Hold'em)",
+        "strategy in words of a game that has one (Ultimate Texas Hold'em, Texas Hold'em Bonus)",
     )
     p.add_argument("--hands", type=hands, default=1_000_000, help="hands to deal (default 1,000,000)")
     p.add_argument("--seed", type=seed, default=2026, help="random seed, a whole number >= 0 (default 2026)")

@@ -40,8 +40,9 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument(
         "--written",
         action="store_true",
-        help="the strategy in words instead of optimal play (a Hold'em-hand game deciding at the flop and the river: "
-        "the pre-flop grid, then the rules the par sheet prints): its exact figures",
+        help="the strategy in words instead of optimal play (a Hold'em-hand game deciding at the flop and the river, "
+        "or at the flop and the turn with bets that add up: the pre-flop grid, then the rules the par sheet "
+        "prints): its exact figures",
     )
     add_format(p)
 
@@ -54,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
     game = load_game(args.game)
     if args.written and (game.hand_paid is not None or game.no_board is not None):
-        raise InputError(f"--written: {game.title} has no written strategy (it is for the board games' flop and river)")
+        raise InputError(
+            f"--written: {game.title} has no written strategy (it is for the board games' flop, turn and river)"
+        )
     if game.hand_paid is not None:
         from analysis.cli.hand_paid import run_solve
 

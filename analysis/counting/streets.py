@@ -129,14 +129,21 @@ class TurnCounts:
     bets: np.ndarray  # states: the turn cards on which it bets, bit c for card c (uint64)
 
 
-def count_turns(p: Prepared, classes: PreflopClasses, threads: int | None = None) -> TurnCounts:
-    """Run the turn kernel on prepared flop classes (releases the GIL)."""
+def count_turns(
+    p: Prepared, classes: PreflopClasses, threads: int | None = None, given: np.ndarray | None = None
+) -> TurnCounts:
+    """Run the turn kernel on prepared flop classes (releases the GIL); ``given``: per
+    holding, the turn cards it bets on (bit t for card t), decided by a strategy in words
+    in place of the margins."""
     rules = p.rules
     if rules.qualifier_rank is not None:
         raise ValueError("count_turns: the dealer always qualifies in a game whose bets add up")
     out = np.zeros((len(p.holdings), 2 * NCOLS6), dtype=np.uint32)
     bets = np.zeros(len(p.holdings), dtype=np.uint64)
-    _streets.count_turns(*p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, bets, check_threads(threads))
+    given = np.zeros(0, dtype=np.uint64) if given is None else np.ascontiguousarray(given, dtype=np.uint64)
+    _streets.count_turns(
+        *p.game_args(), *p.layout_args(), *hand_tables(rules.omaha), out, bets, given, check_threads(threads)
+    )
     return TurnCounts(
         weight=p.weights.astype(np.int64),
         klass=classes.of(p.holdings, rules),

@@ -22,6 +22,7 @@ import numpy as np
 
 from analysis.engine.simulation import Simulation, deal, final_strengths
 from analysis.engine.streets import StreetFigures, has_written_strategy
+from analysis.hands import written_turn
 from analysis.hands.evaluate import best_strength, omaha_strength
 from analysis.hands.lookup import dealer_qualifier, tables
 from analysis.hands.written import flop_bets, river_bets
@@ -220,10 +221,15 @@ def _play(
 
 
 def _play_adding(
-    figures: StreetFigures, settle: Settlement, d: dict[str, np.ndarray], decisions: dict[tuple[str, str], int]
+    figures: StreetFigures,
+    settle: Settlement,
+    d: dict[str, np.ndarray],
+    decisions: dict[tuple[str, str], int],
+    written: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_play` for a game whose bets add up: the bets before the flop, at the flop and
-    at the turn all stay in action to the showdown."""
+    at the turn all stay in action to the showdown. ``written``: the flop and the turn played
+    by the strategy in words (:mod:`analysis.hands.written_turn`)."""
     game, rules = figures.game, figures.game.rules
     n = len(d["player"])
     hole = d["player"].astype(np.int64)
@@ -235,10 +241,15 @@ def _play_adding(
         decisions[("preflop", str(o))] = decisions.get(("preflop", str(o)), 0) + n
     rows = np.flatnonzero(~folded)
     flop_opts = game.flop or (Option("check"),)
-    at_flop = figures.flop_choice(hole[rows], d["flop"][rows]).astype(np.int64)
+    flop, board = d["flop"][rows].astype(np.int64), d["board"][rows].astype(np.int64)
+    if written:
+        at_flop = np.where(written_turn.flop_bets(hole[rows], flop), [o.kind for o in flop_opts].index("bet"), 0)
+        at_turn = written_turn.turn_bets(hole[rows], board[:, :4])
+    else:
+        at_flop = figures.flop_choice(hole[rows], flop).astype(np.int64)
+        at_turn = figures.turn_choice(hole[rows], flop, board[:, 3])
     bets[rows] += np.array([o.multiple for o in flop_opts], dtype=np.int64)[at_flop]
     turn_bet = max((o.multiple for o in game.turn), default=0)
-    at_turn = figures.turn_choice(hole[rows], d["flop"][rows], d["board"][rows, 3])
     bets[rows] += turn_bet * at_turn
     for street, options, taken in (
         ("flop", game.flop, [at_flop == i for i in range(len(game.flop))]),
@@ -282,7 +293,7 @@ def simulate_streets(
         n = min(batch, hands - done)
         d = deal(game.rules, n, rng)
         if game.adds:
-            result, folded = _play_adding(figures, settle, d, decisions)
+            result, folded = _play_adding(figures, settle, d, decisions, written)
         else:
             result, folded = _play(figures, settle, river, d, decisions, written)
         # exact integer sums: the mean and variance lose nothing to rounding

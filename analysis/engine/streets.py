@@ -415,15 +415,16 @@ def solve_streets(
         raise InputError(f"solve_streets: game must be a GameSpec (load_game), not {type(game).__name__}")
     if written and not has_written_strategy(game):
         raise InputError(
-            f"{game.title}: the written strategy is written for two hole cards, the best five of seven, a check or "
-            "one bet at the flop and a fold or one bet at the river"
+            f"{game.title}: the written strategies are written for two hole cards, the best five of seven, and "
+            "either a check or one bet at the flop and a fold or one bet at the river, or bets that add up with a "
+            "check or one bet at the flop and at the turn"
         )
     if written and keep_states:
         raise InputError("the written strategy's flop decisions are not kept (it decides them by its rules)")
     if game.adds:  # bets that add up, a decision at the turn: counted by margins, in seconds
         from analysis.engine.turns import solve_turns
 
-        return solve_turns(game, options, keep_states)
+        return solve_turns(game, options, keep_states, written)
     if game.no_board is not None or game.hand_paid is not None:
         raise InputError(f"{game.title} has no board or no dealer: solve it with analysis.solve, not by streets")
     job, v, rules = StreetJob(game, written), street_values(game), game.rules
@@ -457,17 +458,22 @@ def solve_streets(
 
 
 def has_written_strategy(game: GameSpec) -> bool:
-    """Whether the written strategy's rules fit the game: two hole cards, the best five of
-    seven, a check or one bet at the flop, a fold or one bet at the river."""
+    """Whether a strategy in words fits the game: two hole cards, the best five of seven, and
+    either a check or one bet at the flop and a fold or one bet at the river
+    (:mod:`analysis.hands.written`), or bets that add up with a check or one bet at the flop
+    and at the turn (:mod:`analysis.hands.written_turn`)."""
     rules = game.rules
+    shape = (
+        [o.kind for o in game.flop],
+        [o.kind for o in game.turn],
+        [o.kind for o in game.river] if not game.adds else [],
+    )
     return (
         game.no_board is None
         and game.hand_paid is None
-        and not game.adds
         and rules.hole_cards == 2
         and not rules.omaha
-        and [o.kind for o in game.flop] == ["check", "bet"]
-        and [o.kind for o in game.river] == ["fold", "bet"]
+        and shape == (["check", "bet"], ["check", "bet"] if game.adds else [], [] if game.adds else ["fold", "bet"])
     )
 
 

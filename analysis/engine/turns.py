@@ -28,6 +28,7 @@ from analysis.counting.enumeration import prepare
 from analysis.counting.streets import NCOLS6, RESULTS6, PreflopClasses, count_turns, preflop_classes
 from analysis.counting.symmetry import FlopClass, flop_classes
 from analysis.engine.streets import ShardCount, StreetFigures, count_keeping_states, with_kept_decisions
+from analysis.hands import written_turn
 from analysis.model.cards import format_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
@@ -44,6 +45,8 @@ from analysis.store.runs import run_into_store
 CHUNK = 96
 #: The method's version: part of a job's key, so a changed method never reads old shards.
 METHOD = "turns/1"
+#: The strategy in words' version (:mod:`analysis.hands.written_turn`): part of its jobs' keys.
+WRITTEN = "written-turn/1"
 
 
 def turn_values(game: GameSpec) -> tuple[int, np.ndarray, np.ndarray]:
@@ -62,28 +65,35 @@ def turn_values(game: GameSpec) -> tuple[int, np.ndarray, np.ndarray]:
     )
 
 
-def solve_turns(game: GameSpec, options: RunOptions | None = None, keep_states: bool = False) -> StreetFigures:
+def solve_turns(
+    game: GameSpec, options: RunOptions | None = None, keep_states: bool = False, written: bool = False
+) -> StreetFigures:
     """The optimal strategy of a game whose bets add up, and its exact figures. The class
     sums of each shard of flop classes are kept in a result store (``turns/`` under the
     store root): a run resumes an interrupted one, a solved game is read back, and the
     shards run on the options' cluster when there is one. With ``keep_states`` every
     state's flop option and the turn cards it bets on are given too (for simulation),
-    counted once in this process and kept beside the sums."""
+    counted once in this process and kept beside the sums. With ``written`` the figures of
+    the strategy in words instead (:mod:`analysis.hands.written_turn`): the optimal
+    pre-flop grid, the flop and the turn played by its rules."""
     if not game.adds:
         raise InputError(f"{game.title}: its bets end the betting: solve it by streets (analysis.solve)")
     options = options or RunOptions(progress=False)
     flops = flop_classes(game.rules.deck, game.rules.suits)
     chunks = [flops[i : i + CHUNK] for i in range(0, len(flops), CHUNK)]
     folder = (options.root if options.root is not None else default_root()) / "turns"
-    store = ResultStore.for_job("turns", turn_key(game), folder)
+    job = TurnJob(game, written)
+    store = ResultStore.for_job("turns", job.key(), folder)
     sizes = {i: len(chunk) for i, chunk in enumerate(chunks)}
     if keep_states:
-        kept = ArrayResults.for_job("turns-flop", turn_key(game), folder)
-        count_keeping_states(TurnJob(game), chunks, store, kept, sizes, options)
+        kept = ArrayResults.for_job("turns-flop", job.key(), folder)
+        count_keeping_states(job, chunks, store, kept, sizes, options)
     else:
-        todo = {i: (game, chunk) for i, chunk in enumerate(chunks)}
-        run_into_store(store, _turn_shard, todo, sizes, f"{game.name}: every deal, exactly", options)
-    figures = _from_shards(game, [store.read(i) for i in range(len(chunks))])
+        todo = {i: (job, chunk) for i, chunk in enumerate(chunks)}
+        words = ", the strategy in words" if written else ""
+        run_into_store(store, _turn_shard, todo, sizes, f"{game.name}: every deal, exactly{words}", options)
+    grid = list(solve_turns(game, options).preflop["option"]) if written else None
+    figures = _from_shards(game, [store.read(i) for i in range(len(chunks))], grid)
     figures = replace(figures, store=store.path, checksum=store.checksum(list(range(len(chunks)))))
     if not keep_states:
         return figures
@@ -100,16 +110,17 @@ def count_turns_here(game: GameSpec, threads: int | None = None) -> StreetFigure
     return with_kept_decisions(figures, [s.kept for s in shards])
 
 
-def _from_shards(game: GameSpec, shards: list[dict[str, Any]]) -> StreetFigures:
+def _from_shards(game: GameSpec, shards: list[dict[str, Any]], grid: list[str] | None = None) -> StreetFigures:
     """The figures from the shards' class sums (per class of hole cards: the tables of its
-    states by flop option and turn decision), the pre-flop decision taken on them."""
+    states by flop option and turn decision), the pre-flop decision taken on them (or, per
+    class, the option of ``grid``)."""
     scale, ante, unit = turn_values(game)
     sums = np.sum([_sums_from_json(shard) for shard in shards], axis=0)
     turn_bet = max((o.multiple for o in game.turn), default=0)
-    return _preflop(game, preflop_classes(game.rules), sums, scale, ante, unit, turn_bet)
+    return _preflop(game, preflop_classes(game.rules), sums, scale, ante, unit, turn_bet, grid)
 
 
-def turn_key(game: GameSpec) -> dict[str, object]:
+def turn_key(game: GameSpec, written: bool = False) -> dict[str, object]:
     """What a game's class sums depend on: the method, the deck and hands, the options at the
     flop and the turn and a bet's value per dealer hand. Not the ante's pays nor the options
     before the flop (they enter only the pre-flop decision, taken on the sums), so variants
@@ -118,6 +129,7 @@ def turn_key(game: GameSpec) -> dict[str, object]:
     scale, _, unit = turn_values(game)
     return {
         "method": METHOD,
+        **({"strategy": WRITTEN} if written else {}),
         "rules": game.rules.fingerprint(),
         "flop": [str(o) for o in game.flop],
         "turn": [str(o) for o in game.turn],
@@ -139,9 +151,15 @@ class TurnSums:
 @dataclass(frozen=True)
 class TurnJob:
     """The count of a game whose bets add up, shard by shard (the turn decided in the
-    kernel); with ``keep`` each state's key, flop option and the turn cards it bets on."""
+    kernel); with ``keep`` each state's key, flop option and the turn cards it bets on.
+    ``written``: the flop and the turn played by the strategy in words
+    (:mod:`analysis.hands.written_turn`) instead."""
 
     game: GameSpec
+    written: bool = False
+
+    def key(self) -> dict[str, object]:
+        return turn_key(self.game, self.written)
 
     def count(
         self,
@@ -156,13 +174,19 @@ class TurnJob:
         flop_opts = game.flop or (Option("check"),)
         sums = np.zeros((len(classes.codes), len(flop_opts), 2, NCOLS6), dtype=np.int64)
         p = prepare(rules, flops)
-        tc = count_turns(p, classes, threads)
+        flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0).astype(np.int64)
+        holes = p.holdings.astype(np.int64)
+        given = written_turn.turn_masks(holes, flop_rows, rules.deck) if self.written else None
+        tc = count_turns(p, classes, threads, given)
         tables = tc.turn.astype(np.int64)
         if not game.turn:  # no turn decision: every turn checks
             tables = np.stack([tables.sum(axis=1), np.zeros_like(tables[:, 0])], axis=1)
-        margin = tables.sum(axis=1) @ unit  # the flop bet's value per unit, per state
-        values = np.stack([margin * o.multiple for o in flop_opts], axis=1)
-        choice = np.argmax(values, axis=1)  # the first best: options run least risk first
+        if self.written:
+            choice = np.where(written_turn.flop_bets(holes, flop_rows), [o.kind for o in flop_opts].index("bet"), 0)
+        else:
+            margin = tables.sum(axis=1) @ unit  # the flop bet's value per unit, per state
+            values = np.stack([margin * o.multiple for o in flop_opts], axis=1)
+            choice = np.argmax(values, axis=1)  # the first best: options run least risk first
         rows = np.arange(len(tables))
         for i in range(len(flop_opts)):
             weight = np.where(choice == i, tc.weight, 0)
@@ -172,15 +196,14 @@ class TurnJob:
             done(len(p.flop_cards))
         if not keep:
             return ShardCount(TurnSums(sums), {})
-        flop_rows = np.repeat(p.flop_cards, np.diff(p.hold_offsets), axis=0)
         keys = state_keys(colex_codes(flop_rows), colex_codes(p.holdings))
         turns = tc.bets if game.turn else np.zeros_like(tc.bets)
         return ShardCount(TurnSums(sums), {"keys": keys, "options": choice.astype(np.int8), "turns": turns})
 
 
-def _turn_shard(game: GameSpec, flops: list[FlopClass], threads: int | None = None) -> dict[str, object]:
+def _turn_shard(job: TurnJob, flops: list[FlopClass], threads: int | None = None) -> dict[str, object]:
     """One shard's class sums, as the result store keeps them."""
-    return TurnJob(game).count(flops, threads, keep=False).sums.to_json()
+    return job.count(flops, threads, keep=False).sums.to_json()
 
 
 def _sums_from_json(data: dict[str, Any]) -> np.ndarray:
@@ -195,8 +218,10 @@ def _preflop(
     ante: np.ndarray,
     unit: np.ndarray,
     turn_bet: int,
+    grid: list[str] | None = None,
 ) -> StreetFigures:
-    """Decide before the flop per class of hole cards, and gather the counts of each path."""
+    """Decide before the flop per class of hole cards (or take the option ``grid`` names),
+    and gather the counts of each path."""
     flop_opts = game.flop or (Option("check"),)
     fold = int(game.fold_value * scale)
     counts: dict[tuple[str, int, str, str], int] = {}
@@ -218,7 +243,11 @@ def _preflop(
         )
         margin = sum(dot(tables[i, t], unit) for i in range(len(flop_opts)) for t in range(2))
         values = [deals * fold if o.kind == "fold" else base + later + o.multiple * margin for o in game.preflop]
-        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        best = (
+            [str(o) for o in game.preflop].index(grid[h])
+            if grid is not None
+            else max(range(len(values)), key=lambda i: (values[i], -i))
+        )
         chosen = game.preflop[best]
         evs = {f"EV({o})": Fraction(v, scale * deals) for o, v in zip(game.preflop, values)}
         rows.append({"class": h, "option": str(chosen), "deals": deals} | evs)

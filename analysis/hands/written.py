@@ -26,7 +26,7 @@ import numpy as np
 
 from analysis.hands.evaluate import best_strength
 from analysis.hands.lookup import tables
-from analysis.model.categories import PAIR, TRIPS
+from analysis.model.categories import PAIR, QUADS, TRIPS, TWO_PAIR
 
 #: The rules in words, as the par sheet prints them.
 FLOP_RULE = (
@@ -43,14 +43,23 @@ RIVER_OUTS = (21, 45)
 TEN = 8
 
 
-def _made_of_three(flops: np.ndarray) -> np.ndarray:
-    """The ``made`` key of three cards on their own (trips, a pair or nothing)."""
-    r = np.sort(flops >> 2, axis=1).astype(np.int64)
-    trips = r[:, 0] == r[:, 2]
-    pair = (r[:, 0] == r[:, 1]) | (r[:, 1] == r[:, 2])
+def board_made(boards: np.ndarray) -> np.ndarray:
+    """The ``made`` key of fewer than five cards on their own (a board before the river):
+    four of a kind, three of a kind, two pair, a pair or nothing; too few cards for a
+    straight or a flush."""
+    r = np.asarray(boards, dtype=np.int64) >> 2
+    counts = (r[:, :, None] == np.arange(13)).sum(axis=1)  # rows x 13 ranks
+    top = counts.max(axis=1)
+    high = 12 - np.argmax(counts[:, ::-1] == top[:, None], axis=1)  # the highest rank of the most copies
+    pairs = counts == 2
+    npairs = pairs.sum(axis=1)
+    low = np.argmax(pairs, axis=1)  # the lowest paired rank
     key = np.zeros(len(r), dtype=np.int64)
-    key[pair] = PAIR * 14**5 + (r[pair, 1] + 1) * 14**4  # the middle rank is the pair's
-    key[trips] = TRIPS * 14**5 + (r[trips, 1] + 1) * 14**4
+    key[top == 4] = QUADS * 14**5 + (high[top == 4] + 1) * 14**4
+    key[top == 3] = TRIPS * 14**5 + (high[top == 3] + 1) * 14**4
+    one, two = (top == 2) & (npairs == 1), (top == 2) & (npairs == 2)
+    key[one] = PAIR * 14**5 + (high[one] + 1) * 14**4
+    key[two] = TWO_PAIR * 14**5 + (high[two] + 1) * 14**4 + (low[two] + 1) * 14**3
     return key
 
 
@@ -60,7 +69,7 @@ def flop_bets(holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
     t = tables()
     strength = best_strength(np.concatenate([holes, flops], axis=1))
     made = t.made[strength].astype(np.int64)
-    hidden = (t.category[strength] >= PAIR) & (made > _made_of_three(flops))
+    hidden = (t.category[strength] >= PAIR) & (made > board_made(flops))
     deuces = (made == PAIR * 14**5 + 14**4) & ((holes >> 2) == 0).all(axis=1)
     draw = np.zeros(len(holes), dtype=bool)
     for suit in range(4):

@@ -19,6 +19,7 @@ import pandas as pd
 from analysis.engine.no_board import NoBoardFigures
 from analysis.engine.statistics import z_score
 from analysis.engine.streets import StreetFigures
+from analysis.hands import written_turn
 from analysis.hands.written import FLOP_RULE, RIVER_RULE
 from analysis.model.cards import RANKS, SUITS, format_cards
 from analysis.model.categories import CATEGORIES
@@ -179,21 +180,26 @@ def decisions_table(f: StreetFigures) -> pd.DataFrame:
 
 
 def written_rules_table(game: GameSpec) -> pd.DataFrame:
-    """The written strategy (:mod:`analysis.hands.written`), a rule per decision point."""
-    pre = " or ".join(option_words(o) for o in game.preflop if o.kind == "bet")
-    return pd.DataFrame(
-        [
-            {"decision point": STREET_WORDS["preflop"], "the rule": f"{pre} as the pre-flop grid says; check the rest"},
-            {
-                "decision point": STREET_WORDS["flop"],
-                "the rule": f"{option_words(game.flop[1])} with {FLOP_RULE}; check the rest",
-            },
-            {
-                "decision point": STREET_WORDS["river"],
-                "the rule": f"{option_words(game.river[1])} with {RIVER_RULE}; fold the rest",
-            },
-        ]
+    """The written strategy, a rule per decision point: the optimal pre-flop grid, then
+    :mod:`analysis.hands.written` (a game that folds or bets at the river) or
+    :mod:`analysis.hands.written_turn` (bets that add up, a decision at the turn)."""
+    words = (
+        {"flop": written_turn.FLOP_RULE, "turn": written_turn.TURN_RULE}
+        if game.adds
+        else {"flop": FLOP_RULE, "river": RIVER_RULE}
     )
+    pre = " or ".join(option_words(o) for o in game.preflop if o.kind == "bet")
+    rows = [
+        {
+            "decision point": STREET_WORDS["preflop"],
+            "the rule": f"{pre} as the pre-flop grid says; {option_words(game.preflop[0])} the rest",
+        }
+    ]
+    for street, rule in words.items():
+        rest, bet = game.streets[street]
+        rule_words = f"{option_words(bet)} with {rule}; {option_words(rest)} the rest"
+        rows.append({"decision point": STREET_WORDS[street], "the rule": rule_words})
+    return pd.DataFrame(rows)
 
 
 def written_cost_table(optimal: StreetFigures, written: StreetFigures) -> pd.DataFrame:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.engine.streets import StreetFigures, has_written_strategy, solve_streets
+from analysis.hands import written_turn
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, load_game, shipped_games
@@ -337,9 +338,16 @@ def street_document(report: StreetReport) -> Document:
                     Paragraph(
                         f"Played by these rules, every deal counted exactly, the house edge is {percent(w)} of the "
                         f"ante (exactly {w}), against {percent(he)} with optimal play: the rules cost the player "
-                        f"{percent(w - he)} of the ante (exactly {w - he}). A hidden hand beats the board's own "
-                        "cards by more than a kicker: a pair that uses a hole card, or two pair, trips, a straight "
-                        "or a flush that a hole card makes or improves."
+                        f"{percent(w - he)} of the ante (exactly {w - he}). "
+                        + (
+                            f"The rules after the flop are {written_turn.SOURCE}; a hand counts only when a hole "
+                            "card makes it (it beats the board's own cards by more than a kicker), and four cards "
+                            "in a row or of a suit only when a hole card is among them."
+                            if report.game.adds
+                            else "A hidden hand beats the board's own cards by more than a kicker: a pair that uses "
+                            "a hole card, or two pair, trips, a straight or a flush that a hole card makes or "
+                            "improves."
+                        )
                     ),
                     Table(s["Written rules' cost"]),
                 ),

@@ -19,6 +19,7 @@ import pandas as pd
 from analysis.counting.enumeration import single_state
 from analysis.counting.streets import NCOLS6, RESULTS6, count_streets, preflop_classes
 from analysis.engine.streets import StreetFigures, StreetValues, has_written_strategy, street_values
+from analysis.hands import written_turn
 from analysis.hands.evaluate import best_strength, category_of, omaha_strength
 from analysis.hands.lookup import dealer_qualifier
 from analysis.hands.written import flop_bets, river_bets
@@ -40,8 +41,8 @@ class StreetAdvice:
     evs: dict[str, Fraction]
     #: the bets already made, in antes (a game whose bets add up; its EVs include them)
     bets: int = 0
-    #: the option the strategy in words takes here (:mod:`analysis.hands.written`), for a
-    #: game that has one, at the flop and the river
+    #: the option the strategy in words takes here (:mod:`analysis.hands.written`,
+    #: :mod:`analysis.hands.written_turn`), for a game that has one, after the flop
     written: str | None = None
     #: the dealer card the player saw (game protection), if any
     seen: str = ""
@@ -165,7 +166,12 @@ def _adding(game: GameSpec, hole: list[int], board: list[int], taken: tuple[str,
         sums = turns[board[3]] if turns else turn_sums(game, tuple(hole), tuple(board))
         evs = turn_evs(game, sums, bets)
         street = "turn"
-    return StreetAdvice(game.name, street, format_cards(hole), format_cards(board), evs, bets)
+    written = None
+    if has_written_strategy(game):
+        hand, cards = np.array([hole]), np.array([board])
+        rule = written_turn.flop_bets(hand, cards) if street == "flop" else written_turn.turn_bets(hand, cards)
+        written = str(game.streets[street][1 if rule[0] else 0])
+    return StreetAdvice(game.name, street, format_cards(hole), format_cards(board), evs, bets, written)
 
 
 def turn_sums(game: GameSpec, hole: tuple[int, ...], board4: tuple[int, ...]) -> tuple[Fraction, int, int]:
