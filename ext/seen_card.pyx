@@ -59,6 +59,13 @@ cdef inline int hold(int a, int b) noexcept nogil:
     return a + ((b * (b - 1)) >> 1)
 
 
+cdef inline void add3(int64_t* cell, const int64_t* sums) noexcept nogil:
+    """Add a state's three sums (a, b, the best river value) to a cell."""
+    cell[0] += sums[0]
+    cell[1] += sums[1]
+    cell[2] += sums[2]
+
+
 cdef inline int64_t flop_best(const Values* v, const int64_t* sums, int64_t ndeal, int* best) noexcept nogil:
     """The best flop option of a cell's sums (a, b, the best river value): its value, and
     its index in ``best`` (the first best: options are in risk order)."""
@@ -282,19 +289,11 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                     hp = oth[j] + ((oth[k] * (oth[k] - 1)) >> 1)
                     pi = hpi[hp] * 4
                     cell = row + hp * width
-                    cell[0] += e[pi]
-                    cell[1] += e[pi + 1]
-                    cell[2] += e[pi + 2]
+                    add3(cell, e + pi)
                     cell[e[pi + 3]] += nd * wt
                     if acc_t != NULL:  # the same sums, known to hold the turn card, and the river card
-                        cell = acc_t + ((tc * 52 + d1) * NHOLD + hp) * 3
-                        cell[0] += e[pi]
-                        cell[1] += e[pi + 1]
-                        cell[2] += e[pi + 2]
-                        cell = acc_t + ((rcard * 52 + d1) * NHOLD + hp) * 3
-                        cell[0] += e[pi]
-                        cell[1] += e[pi + 1]
-                        cell[2] += e[pi + 2]
+                        add3(acc_t + ((tc * 52 + d1) * NHOLD + hp) * 3, e + pi)
+                        add3(acc_t + ((rcard * 52 + d1) * NHOLD + hp) * 3, e + pi)
     # the flop decision of every (d1, P), its sums to its class's row
     ndeal = <int64_t>((nrem - 3) * (nrem - 4) / 2) * nd
     for i in range(nrem):
@@ -360,10 +359,7 @@ cdef void count_flop(const int8_t* flop, int64_t weight, const int8_t* tr, const
                             sums[o] = 0
                         for q in range(nstab):
                             m = stab + 52 * q
-                            cell = acc_t + ((m[seen] * 52 + m[d1]) * NHOLD + hold(m[rem[j]], m[rem[k]])) * 3
-                            sums[0] += cell[0]
-                            sums[1] += cell[1]
-                            sums[2] += cell[2]
+                            add3(sums, acc_t + ((m[seen] * 52 + m[d1]) * NHOLD + hold(m[rem[j]], m[rem[k]])) * 3)
                         for o in range(3):
                             sums[o] //= nstab
                     bv = flop_best(v, sums, ndeal, &best)

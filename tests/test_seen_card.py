@@ -22,7 +22,8 @@ from analysis.model.cards import RANKS, format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game
 from analysis.parallel.options import RunOptions
-from analysis.protection.seen_card import advise_seen_card, solve_seen_card
+from analysis.protection.seen_card import solve_seen_card
+from analysis.protection.seen_card_advice import advise_seen_card
 from analysis.report.seen_card import seen_card_blocks
 from analysis.report.streets import build_street_report
 from test_streets import SMALL_GAME, STRUCTURES

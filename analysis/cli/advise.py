@@ -163,7 +163,8 @@ def _run_seen_card(args: argparse.Namespace, game: GameSpec) -> int:
     several decision points (before the flop from the game solved with the card seen)."""
     from analysis.model.errors import InputError
     from analysis.parallel.options import RunOptions
-    from analysis.protection.seen_card import advise_seen_card, seen_card_fits, solve_seen_card
+    from analysis.protection.seen_card import seen_card_fits, solve_seen_card
+    from analysis.protection.seen_card_advice import advise_seen_card
 
     if not seen_card_fits(game) or args.taken is not None or args.up is not None:
         raise InputError(

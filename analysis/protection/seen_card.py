@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
-from itertools import combinations
 from math import comb
 from pathlib import Path
 
@@ -31,12 +30,10 @@ import numpy as np
 import pandas as pd
 
 import analysis._seen_card as _seen_card
-from analysis.counting.streets import RESULTS6
 from analysis.counting.symmetry import FlopClass, suit_permutations, turn_river_orbits
 from analysis.engine.streets import StreetFigures, StreetValues, game_key, solve_streets, street_values
-from analysis.hands.evaluate import best_strength, category_of
 from analysis.hands.lookup import dealer_qualifier, tables
-from analysis.model.cards import RANKS, disjoint, format_cards, parse_cards
+from analysis.model.cards import RANKS
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec, Option
 from analysis.model.outcomes import BINOM
@@ -44,7 +41,6 @@ from analysis.parallel.options import RunOptions
 from analysis.store.outcome_store import shard_plan
 from analysis.store.result_store import ArrayResults, results_folder
 from analysis.store.runs import run_into_store
-from analysis.strategy.street_advice import StreetAdvice
 
 #: The method's version: part of a job's key.
 METHOD = "seen-card/2"
@@ -255,7 +251,7 @@ def solve_seen_card(game: GameSpec, options: RunOptions | None = None, runout: b
         f"{game.name}: one dealer card seen, every deal",
         options,
     )
-    return _read(job, solve_streets(game, options), store)
+    return _read(job, solve_streets(game, options), store, len(plan))
 
 
 def stored_seen_card(game: GameSpec, base: StreetFigures, options: RunOptions | None = None) -> SeenCardFigures | None:
@@ -269,12 +265,13 @@ def stored_seen_card(game: GameSpec, base: StreetFigures, options: RunOptions | 
     for job in (SeenCardJob(game, True), SeenCardJob(game)):  # the fuller count first
         store = _store(job, options)
         if store.manifest_path.exists() and store.has({i: len(flops) for i, flops in enumerate(plan)}):
-            return _read(job, base, store)
+            return _read(job, base, store, len(plan))
     return None
 
 
-def _read(job: SeenCardJob, base: StreetFigures, store: ArrayResults) -> SeenCardFigures:
-    """The class rows a complete store holds, summed (each shard checked on read), decided."""
+def _read(job: SeenCardJob, base: StreetFigures, store: ArrayResults, nshards: int) -> SeenCardFigures:
+    """The class rows of the ``nshards`` shards a complete store holds, summed (each shard
+    checked on read), decided."""
     game = job.game
     v, rules = street_values(game), game.rules
     codes, reps, members = _classes(rules.deck, tuple(rules.suits))
@@ -282,7 +279,7 @@ def _read(job: SeenCardJob, base: StreetFigures, store: ArrayResults) -> SeenCar
     names = ["flop_card", "runout_card"] if job.runout else ["flop_card"]
     sums = {"rows": np.zeros((len(reps), 3 + len(v.flop) + len(v.river)), dtype=np.int64)}
     sums |= {name: np.zeros((len(card_members), 4), dtype=np.int64) for name in names}
-    shards = list(range(len(_plan(game))))
+    shards = list(range(nshards))
     for i in shards:
         part = store.read_arrays(i)
         if any(part.get(name, np.zeros(0)).shape != total.shape for name, total in sums.items()):
@@ -436,78 +433,3 @@ def _board_card_classes(deck: tuple[int, ...], suits: tuple[int, ...]) -> tuple[
     codes = np.full(52 * 1326 * 52, -1, dtype=np.int32)
     codes[(f * 52 + d1) * 1326 + p1 + BINOM[p2, 2]] = cls
     return codes, members
-
-
-def advise_seen_card(
-    game: GameSpec, hole: str, seen: str, board: str = "", figures: SeenCardFigures | None = None
-) -> StreetAdvice:
-    """The exact EV of each option of a player who saw the dealer card ``seen``: before the
-    flop (``board`` empty) from the solved game's class sums (``figures``), at the flop
-    (3 board cards: every turn and river, the river played knowing the card) or at the
-    river (5: every dealer card left)."""
-    if not seen_card_fits(game):
-        raise InputError(f"{game.title}: advice with a dealer card seen is for the games solve_seen_card counts")
-    rules = game.rules
-    h = parse_cards(hole, 2, "hole cards")
-    d = parse_cards(seen, 1, "the dealer card seen")
-    b = parse_cards(board, what="board cards") if board.strip() else []
-    disjoint(h, d, b)
-    if not set(h + d + b) <= set(rules.deck):
-        raise InputError(f"{game.name}: cards that are not in the game's deck")
-    v = street_values(game)
-    if not b:
-        if figures is None or figures.game != game:
-            raise InputError("advice before the flop needs the solved game with the card seen (solve_seen_card)")
-        lo, hi = sorted(h)
-        klass = int(figures.codes[d[0] * 1326 + lo + int(BINOM[hi, 2])])
-        deals = int(figures.preflop["deals"].iloc[klass])
-        evs = {str(o): v.exact(int(figures.values[klass, i]), deals) for i, o in enumerate(v.preflop)}
-        street = "preflop"
-    elif len(b) == 3:
-        rest = [c for c in rules.deck if c not in (*h, *d, *b)]
-        runouts = np.array(list(combinations(rest, 2)), dtype=np.int64).reshape(-1, 2)
-        boards = np.column_stack([np.tile(b, (len(runouts), 1)), runouts])
-        shows, river = _river_values(v, h, d[0], boards)
-        deals = len(boards) * (len(rest) - 2)
-        evs = {}
-        for o in v.flop:
-            if o.kind == "fold":
-                total = v.fold * deals
-            elif o.kind == "check":
-                total = int(river.max(axis=1).sum())
-            else:
-                total = int(shows[o.multiple].sum())
-            evs[str(o)] = v.exact(total, deals)
-        street = "flop"
-    elif len(b) == 5:
-        _, river = _river_values(v, h, d[0], np.array([b]))
-        deals = len(rules.deck) - 8
-        evs = {str(o): v.exact(int(x), deals) for o, x in zip(v.river, river[0])}
-        street = "river"
-    else:
-        raise InputError(f"board: 0 cards (before the flop), 3 (the flop) or 5 (the river), not {len(b)}")
-    return StreetAdvice(game.name, street, format_cards(h), format_cards(b), evs, seen=format_cards(d))
-
-
-def _river_values(
-    v: StreetValues, hole: list[int], seen: int, boards: np.ndarray
-) -> tuple[dict[int, np.ndarray], np.ndarray]:
-    """Per board (rows of 5 cards): each play multiple's showdown value summed over the
-    dealer's unseen card, and each river option's value (1/``scale`` ante)."""
-    deck = np.array(v.game.rules.deck)
-    out = np.zeros((len(boards), 52), dtype=bool)
-    out[np.arange(len(boards))[:, None], boards] = True
-    out[:, [*hole, seen]] = True
-    left = np.array([deck[~row[deck]] for row in out])  # boards x the dealer's possible second cards
-    n = left.shape[1]
-    mine = best_strength(np.column_stack([np.tile(hole, (len(boards), 1)), boards])).astype(np.int64)
-    dealer = np.concatenate(
-        [np.full((len(boards), n, 1), seen), left[:, :, None], np.repeat(boards[:, None, :], n, axis=1)], axis=2
-    )
-    theirs = best_strength(dealer.reshape(-1, 7)).astype(np.int64).reshape(len(boards), n)
-    qualifies = theirs >= dealer_qualifier(v.game.rules.qualifier_rank)
-    result = np.where(theirs < mine[:, None], 0, np.where(theirs == mine[:, None], 1, 2)) + 3 * qualifies
-    column = category_of(mine).astype(np.int64)[:, None] * len(RESULTS6) + result
-    shows = {m: v.show[m][column].sum(axis=1) for m in v.show}
-    river = np.stack([np.full(len(boards), v.fold * n) if o.kind == "fold" else shows[o.multiple] for o in v.river], 1)
-    return shows, river
