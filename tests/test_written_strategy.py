@@ -34,14 +34,16 @@ from analysis.strategy.street_advice import advise_street
 from test_streets import doc
 
 
-def every_deal(deck: list[int]) -> np.ndarray:
-    """Every deal of the deck: hole 2, flop 3, turn and river (unordered), dealer 2."""
+def every_deal(deck: list[int], ordered: bool = False) -> np.ndarray:
+    """Every deal of the deck: hole 2, flop 3, turn and river (unordered, or in their order
+    for a game whose bets add up and decides between them), dealer 2."""
+    runouts = permutations if ordered else combinations
     rows = []
     for hole in combinations(deck, 2):
         rest = [c for c in deck if c not in hole]
         for flop in combinations(rest, 3):
             left = [c for c in rest if c not in flop]
-            for tr in combinations(left, 2):
+            for tr in runouts(left, 2):
                 last = [c for c in left if c not in tr]
                 rows.extend([*hole, *flop, *tr, *dealer] for dealer in combinations(last, 2))
     return np.array(rows, dtype=np.int64)
@@ -75,20 +77,6 @@ def test_a_small_deck_played_by_the_rules_card_by_card_equals_the_engine(tmp_pat
     assert written.house_edge > optimal.house_edge
 
 
-def every_ordered_deal(deck: list[int]) -> np.ndarray:
-    """Every deal of the deck: hole 2, flop 3, then the turn and the river in their order,
-    dealer 2 (a game whose bets add up decides between the turn and the river)."""
-    rows = []
-    for hole in combinations(deck, 2):
-        rest = [c for c in deck if c not in hole]
-        for flop in combinations(rest, 3):
-            left = [c for c in rest if c not in flop]
-            for tr in permutations(left, 2):
-                last = [c for c in left if c not in tr]
-                rows.extend([*hole, *flop, *tr, *dealer] for dealer in combinations(last, 2))
-    return np.array(rows, dtype=np.int64)
-
-
 def test_a_small_deck_of_texas_holdem_bonus_played_by_the_rules_card_by_card_equals_the_engine(tmp_path):
     # four to nine in two suits: pairs below and above sixes, runs and four of a suit often
     doc = SMALL_BONUS | {"cards": SMALL_BONUS["cards"] | {"ranks": "456789"}}
@@ -96,7 +84,7 @@ def test_a_small_deck_of_texas_holdem_bonus_played_by_the_rules_card_by_card_equ
     options = RunOptions(root=tmp_path, threads=2)
     optimal = solve_streets(game, options)
     written = solve_streets(game, options, written=True)
-    d = every_ordered_deal(list(game.rules.deck))
+    d = every_deal(list(game.rules.deck), ordered=True)
     hole, flop, board, dealer = d[:, :2], d[:, 2:5], d[:, 2:7], d[:, 7:9]
     grid = optimal.preflop_choice(hole)
     pre = np.array([o.multiple if o.kind == "bet" else -1 for o in grid])
