@@ -9,6 +9,8 @@ def file_by_subset(
     runs: list[npt.NDArray[np.uint16]],
     values: npt.NDArray[np.uint16],
     binom: npt.NDArray[np.int64],
+    dense: list[npt.NDArray[np.int32]] | None = None,
+    threads: int = 1,
 ) -> None: ...
 def count_states(
     players: npt.NDArray[np.int8],

@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Exact counting core of the games without a board (Three Card Poker, Caribbean Stud):
-player hand x dealer hand, with the dealer's cards seen before the decision (his up card)
-part of each state. Compiled, nogil, OpenMP over the states.
+"""Exact counting core of the games without a board (Three Card Poker, Caribbean Stud, Four
+Card Poker): player hand x dealer hand (of as many cards or more), with the dealer's cards
+seen before the decision (his up card) part of each state. Compiled, nogil, OpenMP over the
+states.
 
 For a state (the player's cards P, the dealer's seen cards U) the dealer hands that hold U
 and miss P and have a value below x are, by inclusion-exclusion over the subsets S of P,
@@ -9,8 +10,8 @@ the sum of (-1)^|S| times the hands of value below x that hold U and S. Every ha
 deck is filed once under each subset of its cards (keyed by the subset's colex code),
 in increasing value, so each term is a binary search in one short run: 2^|P| of them per
 state and threshold, against the C(46, 4) = 163,185 dealer hands of a Caribbean Stud state
-played out one by one. The few long runs (subsets of at most two cards) are also kept as
-cumulative counts by value, so their terms are one look-up each.
+played out one by one. The long runs (the subsets of the fewest cards) are kept as
+cumulative counts by value instead, so their terms are one look-up each.
 """
 
 from cython.parallel cimport prange
@@ -34,11 +35,11 @@ cdef inline Py_ssize_t lower_bound(const uint16_t* a, Py_ssize_t lo, Py_ssize_t 
     return lo
 
 
-cdef void state_counts(const int8_t* player, int h, const int8_t* seen, int k, int floor, int value,
+cdef void state_counts(const int8_t* player, int h, int d, const int8_t* seen, int k, int floor, int value,
                        const int64_t* binom, const int64_t** offsets, const uint16_t** runs,
                        const int32_t** dense, int ndense, int width, int64_t* out) noexcept nogil:
-    """The four counts of one state: dealer hands (holding ``seen``, missing ``player``) of
-    value below ``floor``, below ``value``, below ``value + 1``, and all of them."""
+    """The four counts of one state: dealer hands of ``d`` cards (holding ``seen``, missing
+    ``player``) of value below ``floor``, below ``value``, below ``value + 1``, and all of them."""
     cdef int t[MAXC]
     cdef int mask, j, i, n, c, sign
     cdef int64_t code
@@ -66,7 +67,7 @@ cdef void state_counts(const int8_t* player, int h, const int8_t* seen, int k, i
                     i -= 1
                 t[i] = c
                 n += 1
-        if n > h:  # no dealer hand holds more cards than it has
+        if n > d:  # no dealer hand holds more cards than it has
             continue
         code = 0
         for j in range(n):
@@ -85,37 +86,74 @@ cdef void state_counts(const int8_t* player, int h, const int8_t* seen, int k, i
         out[3] += sign * (hi - lo)
 
 
-cdef inline int64_t subset_code(const int8_t* cards, int h, int mask, const int64_t[:, ::1] binom,
-                                int* bits) noexcept nogil:
-    """The colex code of the cards of ``cards`` (sorted) that ``mask`` picks; ``bits`` gets how many."""
-    cdef int j
-    cdef int64_t code = 0
+cdef void file_sizes(const int8_t* hands, Py_ssize_t n, int h, bint fill, const uint16_t* values,
+                     const int64_t* binom, int stride, int lo, int hi, int ndense, int width,
+                     int32_t** dense_p, int64_t** off_p, int64_t** fill_p, uint16_t** run_p) noexcept nogil:
+    """One pass over the hands for the subsets of ``lo`` to ``hi - 1`` cards: counted (dense
+    sizes at their value, the others' run lengths) or (``fill``) filed into the runs."""
+    cdef int64_t code[1 << (MAXC - 1)]
+    cdef int bits[1 << (MAXC - 1)]
+    cdef int top[1 << (MAXC - 1)]
+    cdef Py_ssize_t r
+    cdef int mask, b
     bits[0] = 0
-    for j in range(h):
-        if mask & (1 << j):
-            code += binom[cards[j], bits[0] + 1]
-            bits[0] += 1
-    return code
+    top[0] = -1
+    for mask in range(1, 1 << h):  # the subset's size and its highest card's place
+        bits[mask] = bits[mask >> 1] + (mask & 1)
+        top[mask] = top[mask >> 1] + 1
+    code[0] = 0
+    for r in range(n):
+        for mask in range(1, 1 << h):
+            code[mask] = code[mask ^ (1 << top[mask])] + binom[hands[r * h + top[mask]] * stride + bits[mask]]
+        for mask in range(1 << h):
+            b = bits[mask]
+            if b < lo or b >= hi:
+                continue
+            if fill:
+                run_p[b][fill_p[b][code[mask]]] = values[r]
+                fill_p[b][code[mask]] += 1
+            elif b < ndense:
+                dense_p[b][code[mask] * width + values[r] + 1] += 1
+            else:
+                off_p[b][code[mask] + 1] += 1
 
 
-def file_by_subset(const int8_t[:, ::1] hands, list offsets, list runs, const uint16_t[::1] values,
-                   const int64_t[:, ::1] binom):
-    """File each hand's ``values`` entry under each subset of its (sorted) cards:
+def file_by_subset(const int8_t[:, ::1] hands, list offsets, list runs,
+                   const uint16_t[::1] values, const int64_t[:, ::1] binom, list dense=None, int threads=1):
+    """File each hand's ``values`` entry under each subset of its (sorted) cards: a subset
+    of ``n`` cards with ``dense[n]`` (the first few n) counts it in its row (the subset's
+    colex code) at the column of its value plus one, for cumulative counts; any other
     ``offsets[n]`` (one more than the ``n``-card subsets' colex codes, zeroed) gets each
     run's start, ``runs[n]`` the values, in the hands' order (increasing value: every run
-    comes out sorted). One pass counts the runs, one fills them."""
-    cdef Py_ssize_t n = hands.shape[0], r, m
-    cdef int h = hands.shape[1], mask, bits, size
-    cdef int64_t code
+    comes out sorted). The 2^h subsets' codes come one add each from the subset
+    less its highest card. One pass counts, one fills the runs; with two threads each pass
+    is split by subset size (no table is written by both)."""
+    cdef Py_ssize_t n = hands.shape[0], m
+    cdef int h = hands.shape[1], size, job, ndense = 0 if dense is None else len(dense), width = 0
+    cdef int stride = binom.shape[1]
     cdef int64_t* off_p[MAXC]
     cdef int64_t* fill_p[MAXC]
     cdef uint16_t* run_p[MAXC]
+    cdef int32_t* dense_p[MAXC]
     cdef int64_t[::1] o
     cdef uint16_t[::1] u
-    if h + 1 > MAXC or len(offsets) != h + 1 or len(runs) != h + 1:
+    cdef int32_t[:, ::1] cum
+    cdef int split[3]
+    if h + 1 > MAXC or len(offsets) != h + 1 or len(runs) != h + 1 or ndense > h + 1:
         raise ValueError("a hand of 1 to 7 cards, and a run list for every subset size up to it")
     keep = []
-    for size in range(h + 1):
+    for size in range(ndense):
+        cum = dense[size]
+        keep.append(cum)
+        if cum.shape[0] != binom[52, size] or (width and cum.shape[1] != width) or binom.shape[0] != 53:
+            raise ValueError("a row of counts per subset of the 52 cards, all as wide")
+        width = cum.shape[1]
+        dense_p[size] = &cum[0, 0]
+    if values.shape[0] != n:
+        raise ValueError("a value per hand")
+    if ndense and np.max(values) + 1 >= width:
+        raise ValueError("a value beyond the counts' columns")
+    for size in range(ndense, h + 1):
         o = offsets[size]
         u = runs[size]
         f = np.zeros(o.shape[0], dtype=np.int64)
@@ -126,66 +164,69 @@ def file_by_subset(const int8_t[:, ::1] hands, list offsets, list runs, const ui
         run_p[size] = &u[0] if u.shape[0] else NULL
         o = f
         fill_p[size] = &o[0]
+    if n == 0:
+        return
+    threads = 2 if threads > 1 else 1
+    split[0], split[1], split[2] = 0, ndense if threads > 1 else h + 1, h + 1  # counting: dense | runs
+    for job in prange(threads, nogil=True, num_threads=threads, schedule="static"):
+        file_sizes(&hands[0, 0], n, h, False, &values[0], &binom[0, 0], stride, split[job], split[job + 1],
+                   ndense, width, dense_p, off_p, fill_p, run_p)
     with nogil:
-        for r in range(n):
-            for mask in range(1 << h):
-                code = subset_code(&hands[r, 0], h, mask, binom, &bits)
-                off_p[bits][code + 1] += 1
-        for size in range(h + 1):
+        for size in range(ndense, h + 1):
             m = 1
             while m < binom[52, size] + 1:
                 off_p[size][m] += off_p[size][m - 1]
                 fill_p[size][m] = off_p[size][m]
                 m += 1
-        for r in range(n):
-            for mask in range(1 << h):
-                code = subset_code(&hands[r, 0], h, mask, binom, &bits)
-                run_p[bits][fill_p[bits][code]] = values[r]
-                fill_p[bits][code] += 1
+    split[0], split[1] = ndense, ndense + 1 if threads > 1 else h + 1  # filing: the longest runs | the rest
+    for job in prange(threads, nogil=True, num_threads=threads, schedule="static"):
+        file_sizes(&hands[0, 0], n, h, True, &values[0], &binom[0, 0], stride, split[job], split[job + 1],
+                   ndense, width, dense_p, off_p, fill_p, run_p)
 
 
 def count_states(const int8_t[:, ::1] players, const int8_t[:, ::1] seen, const int32_t[::1] values,
                  int floor, list offsets, list runs, list dense, const int64_t[:, ::1] binom, int threads=1):
     """Per state (a row of ``players``, sorted, and of ``seen``) the four counts of
-    :func:`state_counts`; ``offsets[n]`` and ``runs[n]`` the deck's hands filed by their
+    :func:`state_counts`; ``offsets[n]`` and ``runs[n]`` the deck's dealer hands (as many
+    cards as the lists have sizes after 0; the player's may be fewer) filed by their
     ``n``-card subsets (:func:`file_by_subset`), ``dense[n]`` (for the first few n) the same
     as cumulative counts, a row per subset: the entries below each value (0 .. the number of
     values); ``binom[c, j]`` = C(c, j) (52 x MAXC)."""
     cdef Py_ssize_t m = players.shape[0], i
-    cdef int h = players.shape[1], k = seen.shape[1], n
-    if h + k > MAXC or h < 1 or len(offsets) != h + 1 or len(runs) != h + 1:
-        raise ValueError("a hand of 1 to 7 cards, with its subsets filed for every size up to it")
+    cdef int h = players.shape[1], k = seen.shape[1], d = len(offsets) - 1, n
+    if h + k > MAXC or h < 1 or not k <= d < MAXC or len(runs) != d + 1:
+        raise ValueError("hands of 1 to 7 cards, the dealer's subsets filed for every size up to his hand")
     if seen.shape[0] != m or values.shape[0] != m or binom.shape[1] != MAXC:
         raise ValueError("one row of seen cards and one value per state")
     cdef const int64_t* off_p[MAXC]
     cdef const uint16_t* run_p[MAXC]
     cdef const int64_t[::1] o
     cdef const uint16_t[::1] u
-    cdef const int32_t[:, ::1] d
+    cdef const int32_t[:, ::1] cum
     cdef const int32_t* dense_p[MAXC]
     cdef int ndense = len(dense), width = 0
-    if ndense > h + 1:
+    if ndense > d + 1:
         raise ValueError("cumulative counts for more subset sizes than the hand has")
     keep = []
-    for n in range(h + 1):
+    for n in range(d + 1):
         o = offsets[n]
         u = runs[n]
         keep.append((o, u))
         off_p[n] = &o[0]
         run_p[n] = &u[0] if u.shape[0] else NULL
     for n in range(ndense):
-        d = dense[n]
-        keep.append(d)
-        dense_p[n] = &d[0, 0]
-        if d.shape[0] != offsets[n].shape[0] - 1 or (width and d.shape[1] != width):
+        cum = dense[n]
+        keep.append(cum)
+        dense_p[n] = &cum[0, 0]
+        if cum.shape[0] != binom[52, n] or (width and cum.shape[1] != width):
             raise ValueError("one row of cumulative counts per subset, all as wide")
-        width = d.shape[1]
+        width = cum.shape[1]
     if ndense and not (0 <= floor < width and 0 <= np.min(values) and np.max(values) + 1 < width):
         raise ValueError("a threshold beyond the cumulative counts")
     out = np.zeros((m, 4), dtype=np.int64)
     cdef int64_t[:, ::1] res = out
     cdef int8_t none = 0
     for i in prange(m, nogil=True, num_threads=threads, schedule="static"):
-        state_counts(&players[i, 0], h, &seen[i, 0] if k else &none, k, floor, values[i], &binom[0, 0],
+        state_counts(&players[i, 0], h, d, &seen[i, 0] if k else &none, k, floor, values[i], &binom[0, 0],
                      off_p, run_p, dense_p, ndense, width, &res[i, 0])
     return out

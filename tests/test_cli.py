@@ -218,7 +218,7 @@ def test_every_shipped_game_reports_in_one_json_schema(cli, omaha, holdem, tmp_p
             small = tmp_path / path.name
             small.write_text(path.read_text().replace("[cards]\n", '[cards]\nranks = "9TJQKA"\nsuits = "cd"\n'))
             args = ["--game", small, "--store", tmp_path / "store"]
-        if name == "caribbean-stud":  # its full deck takes 20 s (tests/test_caribbean_stud.py checks it)
+        if name in ("caribbean-stud", "four-card-poker"):  # 11 s and 35 s on the full deck (their own tests)
             small = tmp_path / path.name
             small.write_text(path.read_text().replace("[cards]\n", '[cards]\nranks = "9TJQKA"\n'))
             args = ["--game", small]
@@ -249,6 +249,7 @@ def test_every_shipped_game_reports_in_one_json_schema(cli, omaha, holdem, tmp_p
         wagers = {w["wager"]: w for w in data["wagers"]}
         assert list(wagers) == {
             "three-card-poker": ["ante", "play", "ante_bonus"],  # the bonus is paid on the ante's stake
+            "four-card-poker": ["ante", "play", "ante_bonus"],
             "mississippi-stud": ["ante", "bet holding 2 cards", "bet holding 3 cards", "bet holding 4 cards"],
             "let-it-ride": ["bet 1", "bet 2", "bet 3"],
         }.get(name, ["ante", "blind", "play"] if "ultimate" in name else ["ante", "play"])

@@ -145,7 +145,7 @@ def test_the_board_games_load_as_before():
     """Their files name neither a board nor the no-board keys, and refuse those keys."""
     for name in shipped_games():
         game = load_game(name)
-        assert (game.no_board is None) == (name not in ("three-card-poker", "caribbean-stud"))
+        assert (game.no_board is None) == (name not in ("three-card-poker", "caribbean-stud", "four-card-poker"))
         if game.no_board is None:
             assert game.settlement.ante_bonus is None
     with pytest.raises(InputError, match="Three Card Poker has no board or no dealer: solve it with analysis.solve"):

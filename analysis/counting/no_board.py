@@ -1,5 +1,6 @@
-"""Exact counts of a game without a board (Three Card Poker, Caribbean Stud): player hand x
-dealer hand, the dealer's cards seen before the decision (his up card) part of the state.
+"""Exact counts of a game without a board (Three Card Poker, Caribbean Stud, Four Card
+Poker): player hand x dealer hand (of as many cards, or more: Four Card Poker's six against
+five), the dealer's cards seen before the decision (his up card) part of the state.
 
 For each state (a player hand, one per suit-symmetry class in the order of their
 :func:`~analysis.counting.symmetry.orbit_keys`, with each card the dealer may show) the
@@ -33,9 +34,13 @@ from analysis.parallel.threads import check_threads
 #: The most states (hand classes x the dealer's cards seen) counted at once: Caribbean Stud's
 #: 6,319,573 with one card seen; two seen would be 145 million.
 MAX_STATES = 20_000_000
-#: The subsets of at most this many cards have their runs kept as cumulative counts too (the
-#: long runs: a subset of two cards is in 19,600 five-card hands, of three in 1,176).
-DENSE_SIZES = 2
+#: The subsets of the fewest cards are kept as cumulative counts by value rather than runs
+#: (theirs are the long runs: two cards are in 19,600 five-card hands, three in 1,176), as
+#: many sizes as fit in this many bytes: Caribbean Stud's subsets of 0 to 2 cards (41 MB),
+#: Four Card Poker's of 0 to 3 (0.2 GB: three cards are in 18,424 six-card hands) ...
+DENSE_BYTES = 1 << 28
+#: ... and whose runs are at least this long (a look-up beats a binary search of a few steps).
+DENSE_RUN = 32
 
 
 @dataclass(frozen=True)
@@ -65,21 +70,30 @@ def count_no_board(
     floor: int,
     seen: int = 0,
     threads: int | None = None,
+    dealer_hole: int | None = None,
 ) -> NoBoardCounts:
     """Counts of every player hand of ``hole`` cards of ``deck`` against every dealer hand
-    of as many of the other cards, ``seen`` of which are shown before the decision;
-    ``values_of`` values rows of cards (bigger is better), and the dealer qualifies with a
-    value of at least ``floor``."""
+    of ``dealer_hole`` (None: as many) of the other cards, ``seen`` of which are shown before
+    the decision; ``values_of`` values rows of cards of either size (bigger is better), and
+    the dealer qualifies with a value of at least ``floor``."""
     cards = sorted(set(deck))
-    if not 0 <= seen <= 2 or not 1 <= hole <= 6 or seen > hole:
-        raise ValueError(f"hands of 1 to 6 cards with up to two of the dealer's seen, not {hole} and {seen}")
+    dealer_hole = hole if dealer_hole is None else dealer_hole
+    if not 0 <= seen <= 2 or not 1 <= hole <= 6 or not 1 <= dealer_hole <= 6 or seen > dealer_hole:
+        raise ValueError(
+            f"hands of 1 to 6 cards with up to two of the dealer's seen, not {hole}, {dealer_hole}, {seen}"
+        )
+    if hole + dealer_hole > len(cards):
+        raise ValueError(f"{hole} and {dealer_hole} cards are more than a deck of {len(cards)}")
     hands = np.array(list(combinations(cards, hole)), dtype=np.int8)
     values = np.asarray(values_of(hands), dtype=np.int64)
-    levels = np.unique(values)
+    dealers = hands if dealer_hole == hole else card_sets(cards, dealer_hole)
+    dealer_values = values if dealer_hole == hole else np.asarray(values_of(dealers), dtype=np.int64)
+    levels = np.unique(np.concatenate([values, dealer_values]))
     if len(levels) > 65_535:
         raise ValueError("more hand values than the core's 16-bit runs hold")
     dense = np.searchsorted(levels, values).astype(np.uint16)
-    order = np.argsort(dense, kind="stable")
+    dealer_dense = np.searchsorted(levels, dealer_values).astype(np.uint16)
+    order = np.argsort(dealer_dense, kind="stable")
     _, first, weight = np.unique(orbit_keys(hands), return_index=True, return_counts=True)
     rep, rep_value, rep_dense = hands[first], values[first], dense[first]
     per = comb(len(cards) - hole, seen)  # each class with each set of cards the dealer may show
@@ -89,10 +103,25 @@ def count_no_board(
             f"cards seen): more than the {MAX_STATES:,} counted at once"
         )
     binom = np.ascontiguousarray(BINOM[:, :8])
-    offsets = [np.zeros(comb(52, size) + 1, dtype=np.int64) for size in range(hole + 1)]
-    runs = [np.empty(len(hands) * comb(hole, size), dtype=np.uint16) for size in range(hole + 1)]
-    _no_board.file_by_subset(hands[order], offsets, runs, dense[order], binom)
-    cumulative = [_cumulative(offsets[n], runs[n], len(levels)) for n in range(min(DENSE_SIZES, hole) + 1)]
+    ndense = 1  # the subsets of fewer cards than this are kept dense: long runs, within the bytes
+    while (
+        ndense <= dealer_hole
+        and comb(52 - ndense, dealer_hole - ndense) >= DENSE_RUN
+        and sum(comb(52, n) for n in range(ndense + 1)) * (len(levels) + 1) * 4 <= DENSE_BYTES
+    ):
+        ndense += 1
+    cumulative = [np.zeros((comb(52, n), len(levels) + 1), dtype=np.int32) for n in range(ndense)]
+    offsets = [np.zeros(comb(52, n) + 1 if n >= ndense else 1, dtype=np.int64) for n in range(dealer_hole + 1)]
+    runs = [
+        np.empty(len(dealers) * comb(dealer_hole, n) if n >= ndense else 0, dtype=np.uint16)
+        for n in range(dealer_hole + 1)
+    ]
+    _no_board.file_by_subset(
+        dealers[order], offsets, runs, dealer_dense[order], binom, cumulative, check_threads(threads)
+    )
+    del order
+    for table in cumulative:  # the entries below each value: 0 .. the number of values
+        np.cumsum(table, axis=1, out=table)
     free = np.ones((len(rep), 52), dtype=bool)
     free[:, [c for c in range(52) if c not in cards]] = False
     free[np.arange(len(rep))[:, None], rep] = False
@@ -102,10 +131,13 @@ def count_no_board(
     rep, rep_value, rep_dense = np.repeat(rep, per, 0), np.repeat(rep_value, per), np.repeat(rep_dense, per)
     weight = np.repeat(weight, per)
     q = int(np.searchsorted(levels, max(floor, 0)))
-    f = _no_board.count_states(
-        np.ascontiguousarray(rep),
-        up,
-        rep_dense.astype(np.int32),
+    # counted in the order of the seen cards: the states of one up card read one corner of the tables
+    by_up = np.lexsort(up.T[::-1]) if seen else np.arange(len(up))
+    f = np.empty((len(up), 4), dtype=np.int64)
+    f[by_up] = _no_board.count_states(
+        np.ascontiguousarray(rep[by_up]),
+        np.ascontiguousarray(up[by_up]),
+        rep_dense[by_up].astype(np.int32),
         q,
         offsets,
         runs,
@@ -125,19 +157,28 @@ def count_no_board(
         ],
         axis=1,
     )
-    dealer_hands = comb(len(cards) - hole - seen, hole - seen)
+    dealer_hands = comb(len(cards) - hole - seen, dealer_hole - seen)
     if np.any(counts.sum(axis=1) != dealer_hands) or np.any(counts < 0):
         raise AssertionError("no-board counts do not add up to the dealer's hands")
     return NoBoardCounts(rep.astype(np.int64), weight.astype(np.int64), rep_value, counts, dealer_hands, up)
 
 
-def _cumulative(offsets: np.ndarray, runs: np.ndarray, levels: int) -> np.ndarray:
-    """The runs as cumulative counts: per subset, the entries below each value 0 .. levels."""
-    segment = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    counts = np.bincount(
-        segment * (levels + 1) + runs.astype(np.int64) + 1, minlength=(len(offsets) - 1) * (levels + 1)
-    )
-    return np.cumsum(counts.reshape(-1, levels + 1), axis=1, dtype=np.int32)
+def card_sets(cards: Sequence[int], k: int) -> np.ndarray:
+    """Every set of ``k`` of ``cards`` (ascending), a row each, ascending in each row, in colex
+    order: the sets whose highest card is the i-th are the (k-1)-sets of the cards below it
+    with it added, so the rows are built a block per highest card, not a tuple at a time."""
+    deck = np.asarray(sorted(cards), dtype=np.int8)
+    if not 1 <= k <= len(deck):
+        raise ValueError(f"sets of 1 to {len(deck)} cards, not {k}")
+    rows = deck[:, None]
+    for size in range(2, k + 1):
+        rows = np.vstack(
+            [
+                np.hstack([rows[: comb(top, size - 1)], np.full((comb(top, size - 1), 1), deck[top], dtype=np.int8)])
+                for top in range(size - 1, len(deck))
+            ]
+        )
+    return np.ascontiguousarray(rows)
 
 
 def count_state(
@@ -146,12 +187,14 @@ def count_state(
     seen: Sequence[int],
     values_of: Callable[[np.ndarray], np.ndarray],
     floor: int,
+    dealer_hole: int | None = None,
 ) -> np.ndarray:
     """The six counts of one state (the player's ``hand``, the dealer's ``seen`` cards), every
-    dealer hand played out one by one: the check of :func:`count_no_board` on any state, and
-    one decision's counts in milliseconds (163,185 dealer hands of Caribbean Stud)."""
+    dealer hand (of ``dealer_hole`` cards; None: as many as the player's) played out one by
+    one: the check of :func:`count_no_board` on any state, and one decision's counts in
+    milliseconds (163,185 dealer hands of Caribbean Stud)."""
     rest = sorted(set(deck) - set(hand) - set(seen))
-    hole = len(hand)
+    hole = len(hand) if dealer_hole is None else dealer_hole
     others = np.array(list(combinations(rest, hole - len(seen))), dtype=np.int64).reshape(-1, hole - len(seen))
     dealer = np.hstack([np.tile(np.asarray(seen, dtype=np.int64), (len(others), 1)), others])
     mine = int(np.asarray(values_of(np.array([hand], dtype=np.int64)))[0])

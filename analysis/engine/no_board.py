@@ -48,7 +48,7 @@ def no_board_counts(game: GameSpec, threads: int | None = None) -> NoBoardCounts
     nb = _no_board(game)
     ranking = RANKINGS[nb.ranking]
     floor = ranking.qualifying(nb.qualifier_ranks)
-    return count_no_board(game.rules.deck, nb.hole, ranking.values, floor, nb.up, threads)
+    return count_no_board(game.rules.deck, nb.hole, ranking.values, floor, nb.up, threads, nb.dealer_cards)
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,7 @@ class NoBoardFigures:
         options = self.game.preflop
         evs = {str(o): Fraction(int(v), self.states.scale) for o, v in zip(options, self.states.values[state].tolist())}
         taken = options[int(self.states.chosen[state])]
-        mine, theirs = ranking.values(np.array([player, dealer]))
+        mine, theirs = int(ranking.values(np.array([player]))[0]), int(ranking.values(np.array([dealer]))[0])
         category, dealer_category = (nb.categories[c] for c in ranking.category(np.array([mine, theirs])).tolist())
         floor = ranking.qualifying(nb.qualifier_ranks)
         qualifies, sign = bool(theirs >= floor), int(np.sign(mine - theirs))
@@ -263,7 +263,7 @@ def evs_of_state(game: GameSpec, hand: list[int], seen: list[int]) -> dict[str, 
     nb = _no_board(game)
     ranking = RANKINGS[nb.ranking]
     floor = ranking.qualifying(nb.qualifier_ranks)
-    counts = count_state(game.rules.deck, hand, seen, ranking.values, floor)
+    counts = count_state(game.rules.deck, hand, seen, ranking.values, floor, nb.dealer_cards)
     category = ranking.category(ranking.values(np.array([hand])))
     values, denominator = _option_values(game, counts[None, :], category)
     scale = int(counts.sum()) * denominator
@@ -334,18 +334,24 @@ class RuleCost:
 
 
 def cost_of(figures: NoBoardFigures, plays: np.ndarray) -> RuleCost:
-    """The exact figures of making the play bet in the states where ``plays`` (one per
-    state, as :attr:`NoBoardFigures.states`) is true and folding in the others."""
+    """The exact figures of a decision rule: ``plays``, one per state (as
+    :attr:`NoBoardFigures.states`), is true where it makes the game's (first) play bet and
+    false where it folds, or the play bet in antes (0: fold) where the game offers several."""
     s, options = figures.states, figures.game.preflop
-    fold, bet = _fold_index(figures.game), next(i for i, o in enumerate(options) if o.kind == "bet")
-    plays = np.asarray(plays, dtype=bool)
-    if plays.shape != s.chosen.shape or fold < 0:
-        raise InputError("a rule decides every state, to fold or to bet")
-    chosen = np.where(plays, bet, fold)
+    fold = _fold_index(figures.game)
+    plays = np.asarray(plays)
+    sizes = {o.multiple: i for i, o in reversed(list(enumerate(options))) if o.kind == "bet"}
+    first = next((o.multiple for o in options if o.kind == "bet"), 0)
+    bets = plays.astype(np.int64) * first if plays.dtype == bool else plays.astype(np.int64)
+    if bets.shape != s.chosen.shape or fold < 0 or not set(np.unique(bets).tolist()) <= {0, *sizes}:
+        raise InputError(f"a rule decides every state: to fold or to bet {' or '.join(map(str, sorted(sizes)))} antes")
+    chosen = np.full(len(bets), fold)
+    for multiple, i in sizes.items():
+        chosen[bets == multiple] = i
     scaled = int((s.weight * s.values[np.arange(len(chosen)), chosen]).sum())
     dealer_hands = figures.total // int(s.weight.sum())
     net = Fraction(scaled * dealer_hands, s.scale)
-    wagered = figures.total + int(s.weight[plays].sum()) * dealer_hands * options[bet].multiple
+    wagered = figures.total + int((s.weight * bets).sum()) * dealer_hands
     optimal = -figures.exact.house_edge
     return RuleCost(net, -net / figures.total, -net / wagered, optimal - net / figures.total)
 

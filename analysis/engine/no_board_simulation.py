@@ -43,14 +43,14 @@ def sample_no_board(
     a function from rows of player cards and rows of the dealer's cards he sees (the first
     of the dealer's) to the play bet in antes (0: fold)."""
     nb = _checked(game)
-    hole = nb.hole
+    hole, dealt = nb.hole, nb.hole + nb.dealer_cards
     deck = np.array(game.rules.deck, dtype=np.int64)
     rng = np.random.default_rng(seed)
     total = total2 = 0.0
     done = 0
     while done < hands:
         n = min(CHUNK, hands - done)
-        picks = deck[np.argpartition(rng.random((n, len(deck))), 2 * hole, axis=1)[:, : 2 * hole]]
+        picks = deck[np.argpartition(rng.random((n, len(deck))), dealt, axis=1)[:, :dealt]]
         player, dealer = picks[:, :hole], picks[:, hole:]
         net = deal_nets(game, player, dealer, np.asarray(plays(player, dealer[:, : nb.up]), dtype=np.int64))
         total += float(net.sum())
@@ -73,6 +73,8 @@ def deal_nets(game: GameSpec, player: np.ndarray, dealer: np.ndarray, bets: np.n
     category = ranking.category(pv)
     qualifies = dv >= floor
     sign = np.sign(pv - dv)
+    if nb.ties == "player":  # the player's win
+        sign = np.where(sign == 0, 1, sign)
     ante = np.where(qualifies, sign, 1 if game.ante_when_no_qualifier == "pays" else 0)
     won = np.where(sign > 0, pays[category], 1.0)  # a win is paid the table, a loss loses the bet
     play = np.where(qualifies | (game.play_when_no_qualifier == "action"), sign * bets * won, 0)

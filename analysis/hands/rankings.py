@@ -3,7 +3,9 @@ a hand of the player's or the dealer's cards is valued (bigger is better), its c
 and the least value of a dealer hand that qualifies with given high cards.
 
 - ``"three-card"``: all three cards play, a straight beats a flush (:mod:`analysis.hands.three_card`);
-- ``"five-card"``: all five cards play, ranked as five-card poker (Caribbean Stud).
+- ``"five-card"``: all five cards play, ranked as five-card poker (Caribbean Stud);
+- ``"four-card"``: the best four of the hand's cards play, ranked as four-card hands
+  (Four Card Poker, :mod:`analysis.hands.four_card`).
 
 >>> five = RANKINGS["five-card"]
 >>> from analysis.model.cards import parse_cards
@@ -24,6 +26,7 @@ from itertools import combinations
 import numpy as np
 
 from analysis.hands.evaluate import best_strength, category_of
+from analysis.hands.four_card import HIGH, best_four_values, four_card_category, four_card_values
 from analysis.hands.three_card import high_card_floor, three_card_category, three_card_values
 from analysis.model.no_board import RANKINGS as SHAPES
 
@@ -64,6 +67,19 @@ def _five_card_floor(ranks: tuple[int, ...]) -> int:
     return int(high.min())
 
 
+@cache
+def _four_card_floor(ranks: tuple[int, ...]) -> int:
+    """The least value of a four-card high-card hand whose highest ranks are ``ranks``."""
+    if not 1 <= len(ranks) <= 4 or any(r not in range(13) for r in ranks) or list(ranks) != sorted(ranks)[::-1]:
+        raise ValueError(f"distinct ranks, highest first, not {ranks}")
+    sets = [s[::-1] for s in combinations(range(13), 4) if s[::-1][: len(ranks)] == ranks]
+    values = four_card_values(np.array([[r * 4 + i for i, r in enumerate(s)] for s in sets]))  # four suits: no flush
+    high = values[four_card_category(values) == HIGH]
+    if len(high) == 0:
+        raise ValueError(f"no high-card hand has the high ranks {ranks}")
+    return int(high.min())
+
+
 def _five_card_values(cards: np.ndarray) -> np.ndarray:
     return best_strength(cards).astype(np.int64)
 
@@ -72,4 +88,5 @@ def _five_card_values(cards: np.ndarray) -> np.ndarray:
 RANKINGS = {
     "three-card": Ranking(*SHAPES["three-card"], three_card_values, three_card_category, _three_card_floor),
     "five-card": Ranking(*SHAPES["five-card"], _five_card_values, category_of, _five_card_floor),
+    "four-card": Ranking(*SHAPES["four-card"], best_four_values, four_card_category, _four_card_floor),
 }

@@ -29,3 +29,17 @@ CATEGORY_COUNTS_5 = (1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 36
 #: index is the category code of :mod:`analysis.hands.three_card`; the names are the
 #: five-card ones, so pay tables name them alike.
 THREE_CARD_CATEGORIES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush")
+
+#: The categories of four-card poker, weakest first (three of a kind beats a straight and a
+#: flush, four of a kind a straight flush): the index is the category code of
+#: :mod:`analysis.hands.four_card`.
+FOUR_CARD_CATEGORIES = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "straight",
+    "flush",
+    "three_of_a_kind",
+    "straight_flush",
+    "four_of_a_kind",
+)

@@ -116,6 +116,7 @@ class GameSpec:
             play_when_no_qualifier=self.play_when_no_qualifier,
             blind=None if self.blind is None else self.blind.pays,
             ante_bonus=self.no_board.ante_bonus if self.no_board is not None and self.no_board.ante_bonus else None,
+            ties="push" if self.no_board is None else self.no_board.ties,
         )
 
     @property

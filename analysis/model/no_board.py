@@ -4,10 +4,14 @@ cards he sees). What its game file states beyond the board games' keys, validate
 (errors name the file and the key):
 
 - ``[cards] board = 0`` and ``hand``, the ranking (``"three-card"``: three cards, a
-  straight over a flush; ``"five-card"``: five-card poker), ``hole`` the cards of each hand;
+  straight over a flush; ``"five-card"``: five-card poker; ``"four-card"``: the best four
+  of 4 to 6 cards, three of a kind over a flush), ``hole`` the cards of each hand;
 - ``[dealer] qualifier``: ``"queen-high"`` (any rank, ``-high``: that high card or any
   better hand), ``"ace-king"`` (an ace and a king, or any better hand) or ``"none"``;
   ``up``: how many of the dealer's cards are dealt face up before the decision (0 or 1);
+  ``hole``: the dealer's cards, when not as many as the player's (Four Card Poker's six);
+  ``ties``: ``"push"`` (a tied hand pushes the ante and the play bet) or ``"player"``
+  (a tie is the player's win);
 - ``[ante] bonus``: pays (to 1) on the player's hand when he plays, whatever the dealer
   holds;
 - ``[hand_bets.NAME]``: a bet on the player's hand alone (Pair Plus), its ``title`` and
@@ -28,13 +32,21 @@ from fractions import Fraction
 from typing import Any
 
 from analysis.model.cards import RANKS, SUITS
-from analysis.model.categories import CATEGORIES, THREE_CARD_CATEGORIES
+from analysis.model.categories import CATEGORIES, FOUR_CARD_CATEGORIES, THREE_CARD_CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
 from analysis.model.rules import Rules, game_table
 
 #: The hand rankings a game without a board may name: the cards of a hand and its categories.
-RANKINGS = {"three-card": (3, THREE_CARD_CATEGORIES), "five-card": (5, CATEGORIES)}
+RANKINGS = {
+    "three-card": (3, THREE_CARD_CATEGORIES),
+    "five-card": (5, CATEGORIES),
+    "four-card": (4, FOUR_CARD_CATEGORIES),
+}
+#: The rankings whose hand is the best of more cards: the most cards a hand may hold.
+BEST_OF = {"four-card": 6}
+#: Who a tied hand goes to: it pushes, or the player wins it.
+TIES = ("push", "player")
 #: High-card qualifiers by the rank's name in words.
 RANK_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
@@ -59,6 +71,15 @@ class NoBoard:
     hand_bets: Mapping[str, HandBet] = field(default_factory=dict)
     #: the dealer's cards dealt face up before the decision (Caribbean Stud's one)
     up: int = 0
+    #: the dealer's cards (0: as many as the player's)
+    dealer_hole: int = 0
+    #: a tie pushes ("push") or is the player's win ("player")
+    ties: str = "push"
+
+    @property
+    def dealer_cards(self) -> int:
+        """How many cards the dealer's hand holds."""
+        return self.dealer_hole or self.hole
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -92,22 +113,30 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
     ranking = cards.get("hand")
     if ranking not in RANKINGS:
         raise InputError(f"{where}: [cards] hand of a game without a board is one of {', '.join(RANKINGS)}")
-    hole = cards.get("hole")
-    if hole != RANKINGS[ranking][0] or isinstance(hole, bool):
-        raise InputError(f"{where}: [cards] hole: a {ranking} hand is {RANKINGS[ranking][0]} cards, not {hole!r}")
+    hole = _hole(cards.get("hole"), ranking, f"{where}: [cards] hole")
     ranks, suits = cards.get("ranks", RANKS), cards.get("suits", SUITS)
     for key, text, allowed in (("ranks", ranks, RANKS), ("suits", suits, SUITS)):
         if not isinstance(text, str) or not text or set(text) - set(allowed) or len(set(text)) != len(text):
             raise InputError(f"{where}: [cards] {key} must be distinct letters of {allowed!r}, not {text!r}")
     if len(ranks) * len(suits) < 12:
         raise InputError(f"{where}: [cards] a deck of at least 12 cards, not {len(ranks) * len(suits)}")
-    dealer = game_table(doc, "dealer", where, {"qualifier", "up"})
+    dealer = game_table(doc, "dealer", where, {"qualifier", "up", "hole", "ties"})
     qualifier = _qualifier(dealer.get("qualifier"), f"{where}: [dealer] qualifier")
-    if qualifier is not None and len(qualifier) >= hole:
-        raise InputError(f"{where}: [dealer] qualifier: names fewer high cards than a hand's {hole}")
+    if qualifier is not None and len(qualifier) >= RANKINGS[ranking][0]:
+        raise InputError(f"{where}: [dealer] qualifier: names fewer high cards than a hand's {RANKINGS[ranking][0]}")
     up = dealer.get("up", 0)
     if up not in (0, 1) or isinstance(up, bool):
         raise InputError(f"{where}: [dealer] up: the dealer's cards dealt face up before the decision, 0 or 1")
+    dealer_hole = _hole(dealer.get("hole", hole), ranking, f"{where}: [dealer] hole")
+    ties = dealer.get("ties", "push")
+    if ties not in TIES:
+        raise InputError(
+            f"{where}: [dealer] ties: 'push' (a tie pushes) or 'player' (the player wins it), not {ties!r}"
+        )
+    if hole + dealer_hole > len(ranks) * len(suits):
+        raise InputError(
+            f"{where}: [cards] the player's {hole} cards and the dealer's {dealer_hole} are more than the deck"
+        )
     rules = Rules(name, 3, 2, None, 1)
     if (ranks, suits) != (RANKS, SUITS):
         rules = replace(rules.small_deck(ranks, suits), name=name)
@@ -128,7 +157,18 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
         if not isinstance(title, str) or len(title) > 60:
             raise InputError(f"{at} title: text of at most 60 characters")
         hand_bets[str(key)] = HandBet(title, _pays(bet.get("pays"), categories, f"{at} pays"))
-    return rules, NoBoard(ranking, hole, qualifier, bonus, hand_bets, up)
+    nb = NoBoard(ranking, hole, qualifier, bonus, hand_bets, up, 0 if dealer_hole == hole else dealer_hole, ties)
+    return rules, nb
+
+
+def _hole(value: object, ranking: str, where: str) -> int:
+    """A hand's cards: as many as the ranking's hand, or up to its most where it takes the best."""
+    least = RANKINGS[ranking][0]
+    most = BEST_OF.get(ranking, least)
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
+        cards = f"{least} cards" if most == least else f"the best {least} of {least} to {most} cards"
+        raise InputError(f"{where}: a {ranking} hand is {cards}, not {str(value)[:20]!r}")
+    return value
 
 
 def _qualifier(value: object, where: str) -> tuple[int, ...] | None:

@@ -16,6 +16,8 @@ and the play bet in antes decide it.
   a lower win and on a tie; it loses 1 on a loss, qualifier or not.
 - The ante bonus (a game without a board, Three Card Poker) pays its table on the
   player's hand whenever he plays, whatever the dealer holds.
+- A tie pushes the ante, the play bet and the blind, or (``ties = "player"``, Four Card
+  Poker) is settled as the player's win.
 
 >>> from analysis.model.paytable import PayTable
 >>> s = Settlement(ante=PayTable.load("antewin"))
@@ -74,8 +76,12 @@ class Settlement:
     #: pays (to 1) on the player's hand whenever he plays, whatever the dealer holds (the
     #: Three Card Poker ante bonus); None: no such bonus
     ante_bonus: Mapping[str, Fraction] | None = field(default=None)
+    #: a tie pushes ("push") or is settled as the player's win ("player")
+    ties: str = "push"
 
     def __post_init__(self) -> None:
+        if self.ties not in ("push", "player"):
+            raise InputError(f"ties: 'push' or 'player', not {self.ties!r}")
         if self.ante_when_no_qualifier not in ("pays", "push"):
             raise InputError(f"ante, dealer not qualifying: 'pays' or 'push', not {self.ante_when_no_qualifier!r}")
         if self.play_when_no_qualifier not in ("push", "action"):
@@ -102,6 +108,8 @@ class Settlement:
         """Net result of each wager, in antes, of a showdown with a play bet of ``multiple``
         antes: the player's final ``category``, whether the dealer qualifies and the sign of
         the player's hand against the dealer's (1 win, 0 tie, -1 loss)."""
+        if sign == 0 and self.ties == "player":
+            sign = 1
         ante_win = Fraction(1) if self.ante is None else self.ante.pays[category]
         if qualifies:
             ante = {1: ante_win, 0: Fraction(0), -1: Fraction(-1)}[sign]

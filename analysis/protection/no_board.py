@@ -53,8 +53,10 @@ def exposure_no_board(game: GameSpec, seen: int) -> BoardlessExposure:
             f"{game.title} already shows {nb.up} of the dealer's cards: with more seen the states are too many to "
             "count at once; sampled_exposure_no_board draws them"
         )
-    if not 1 <= seen < nb.hole:
-        raise InputError(f"{game.title}: 1 to {nb.hole - 1} of the dealer's {nb.hole} cards seen, not {seen}")
+    if not 1 <= seen < nb.dealer_cards:
+        raise InputError(
+            f"{game.title}: 1 to {nb.dealer_cards - 1} of the dealer's {nb.dealer_cards} cards seen, not {seen}"
+        )
     base = solve_no_board(game)
     exposed = solve_no_board(replace(game, name=f"{game.name}+{seen}", no_board=replace(nb, up=seen)))
     s, b = exposed.states, base.states
@@ -111,8 +113,9 @@ def sampled_exposure_no_board(
     nb = game.no_board
     if nb is None:
         raise InputError(f"{game.title} has a board: its protection runs on the outcome store")
-    if not 1 <= seen < nb.hole - nb.up or isinstance(samples, bool) or not 2 <= samples <= 10**7:
-        raise InputError(f"{game.title}: 1 to {nb.hole - nb.up - 1} more dealer cards seen and 2 to 10,000,000 samples")
+    hidden = nb.dealer_cards - nb.up
+    if not 1 <= seen < hidden or isinstance(samples, bool) or not 2 <= samples <= 10**7:
+        raise InputError(f"{game.title}: 1 to {hidden - 1} more dealer cards seen and 2 to 10,000,000 samples")
     base = solve_no_board(game)
     rng = np.random.default_rng(seed)
     deck = np.array(game.rules.deck)

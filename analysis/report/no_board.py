@@ -22,6 +22,7 @@ from analysis.report.regulation import RuleSection, odds_words, times_the_ante
 from analysis.report.tables import FORMULAS, LEVELS
 from analysis.report.wording import category_words, percent
 from analysis.strategy.caribbean_rules import RULES, WrittenRule
+from analysis.strategy.four_card_rules import RULES as FOUR_CARD_RULES
 
 #: How each ranking deals and ranks, in words.
 RANKING_WORDS = {
@@ -37,6 +38,12 @@ RANKING_WORDS = {
         "flush, straight, three of a kind, two pair, pair, high card. Ace, two, three, four, five is the lowest "
         "straight. Within a category the higher cards win; suits do not rank.",
     ),
+    "four-card": (
+        "Each hand is the best four of its cards; the other cards do not play; there are no community cards.",
+        "Four-card hands rank, highest first: four of a kind, straight flush, three of a kind, flush, straight, two "
+        "pair, pair, high card. Ace, two, three, four is the lowest straight and jack, queen, king, ace the highest; "
+        "queen, king, ace, two is not a straight. Within a category the higher cards win; suits do not rank.",
+    ),
 }
 #: What the volatility index means (the summary's words).
 VOLATILITY = "the half-width of the range of one hand's result at this confidence: " + FORMULAS["volatility index"]
@@ -44,6 +51,7 @@ VOLATILITY = "the half-width of the range of one hand's result at this confidenc
 PUBLISHED = {
     "three-card-poker": "the published house edge (3.3730% of the ante), element of risk (2.01%), strategy (queen, "
     "six, four or better) and Pair Plus edges (7.28%, 2.32%)",
+    "four-card-poker": "the published house edge (2.79% of the ante)",
     "caribbean-stud": "the published return table, line by line, to the deal (19,933,230,517,200 deals; house edge "
     "5.224%, element of risk 2.555%) and the published total loss of each written strategy below (Wizard of Odds)",
 }
@@ -59,7 +67,12 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
     assert nb is not None
     deck = len(game.rules.deck)
     dealing = (
-        f"The game is dealt from one deck of {deck} cards. The player and the dealer each receive {nb.hole} cards"
+        f"The game is dealt from one deck of {deck} cards. "
+        + (
+            f"The player and the dealer each receive {nb.hole} cards"
+            if nb.dealer_cards == nb.hole
+            else f"The player receives {nb.hole} cards and the dealer {nb.dealer_cards}"
+        )
         + (f"; {'one' if nb.up == 1 else nb.up} of the dealer's is dealt face up." if nb.up else "."),
         *RANKING_WORDS[nb.ranking],
     )
@@ -73,17 +86,19 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
     )
     nq_ante = "is paid even money" if game.ante_when_no_qualifier == "pays" else "pushes"
     nq_play = "pushes" if game.play_when_no_qualifier == "push" else "is settled against the dealer's hand all the same"
-    settlement = (
+    wins = "higher hand wins the ante and the play bet, " + (
+        "each paid even money"
+        if game.play_pays is None
+        else "the ante paid even money and the play bet at the odds of the player's hand below"
+    )
+    ties = "a tie pushes both" if nb.ties == "push" else "a tie is the player's win, both bets paid"
+    settlement: tuple[str, ...] = (
         f"The dealer's hand is then shown; {nb.qualifier_phrase}.",
-        "When the dealer qualifies, the higher hand wins the ante and the play bet, "
-        + (
-            "each paid even money"
-            if game.play_pays is None
-            else "the ante paid even money and the play bet at the odds of the player's hand below"
-        )
-        + "; a tie pushes both.",
+        f"When the dealer qualifies, the {wins}; {ties}.",
         f"When the dealer does not qualify, the ante {nq_ante} and the play bet {nq_play}.",
     )
+    if nb.qualifier_ranks is None:
+        settlement = ("The dealer's hand is then shown; the dealer always plays.", f"The {wins}; {ties}.")
     sections = [
         RuleSection("The cards", dealing),
         RuleSection("The decision", decision),
@@ -187,11 +202,20 @@ def strategy_words(f: NoBoardFigures) -> str:
 
 def written_rules(f: NoBoardFigures) -> dict[str, WrittenRule]:
     """The written strategies that fit this game: Caribbean Stud's for a five-card game that
-    shows one dealer card and offers a fold or one play bet."""
+    shows one dealer card and offers a fold or one play bet; Four Card Poker's for a
+    four-card game that offers a fold or a play bet of once and three times the ante."""
     nb = f.game.no_board
-    kinds = [o.kind for o in f.game.preflop]
-    fits = nb is not None and nb.ranking == "five-card" and nb.up == 1 and sorted(kinds) == ["bet", "fold"]
-    return dict(RULES) if fits else {}
+    options = sorted(str(o) for o in f.game.preflop)
+    if (
+        nb is not None
+        and nb.ranking == "five-card"
+        and nb.up == 1
+        and [o.split()[0] for o in options] == ["bet", "fold"]
+    ):
+        return dict(RULES)
+    if nb is not None and nb.ranking == "four-card" and options == ["bet 1", "bet 3", "fold"]:
+        return dict(FOUR_CARD_RULES)
+    return {}
 
 
 def written_rules_table(f: NoBoardFigures) -> pd.DataFrame:
@@ -321,7 +345,7 @@ def worked_examples(f: NoBoardFigures) -> list[tuple[str, PlayedDeal]]:
     paid = {c for c in nb.ante_bonus} | {
         c for c, p in (f.game.play_pays.pays.items() if f.game.play_pays else ()) if p > 1
     }
-    cards = deck[np.argsort(rng.random((EXAMPLE_DEALS, len(deck))), axis=1)[:, : 2 * nb.hole]]
+    cards = deck[np.argsort(rng.random((EXAMPLE_DEALS, len(deck))), axis=1)[:, : nb.hole + nb.dealer_cards]]
     player, dealer = cards[:, : nb.hole], cards[:, nb.hole :]
     ranking = RANKINGS[nb.ranking]
     mine, theirs = ranking.values(player), ranking.values(dealer)
@@ -335,7 +359,7 @@ def worked_examples(f: NoBoardFigures) -> list[tuple[str, PlayedDeal]]:
         elif theirs[i] < floor:
             case = "The dealer does not qualify"
         elif mine[i] == theirs[i]:
-            case = "A tie"
+            case = "A tie" if nb.ties == "push" else "A tie (the player's win)"
         elif mine[i] < theirs[i]:
             case = "The dealer's hand is higher"
         elif nb.categories[category[i]] in paid:

@@ -14,7 +14,8 @@ each a :class:`~analysis.report.appendix.Check`, in the order they run (:data:`C
 * **Monte Carlo, optimal**: random deals of the full deck, the same way, within 4 standard
   errors of the exact house edge;
 * **published figures**: a shipped game gives its published house edge; any other file is
-  checked by both shipped games (Three Card Poker, Caribbean Stud) through the same engine.
+  checked by the shipped games of its ranking (Three Card Poker, Caribbean Stud, Four Card
+  Poker) through the same engine.
 """
 
 from __future__ import annotations
@@ -57,16 +58,25 @@ CHECKS = (
     "published figures",
 )
 #: The small deck of each ranking: both ways of the qualifier met, every category but the rarest.
-SMALL_DECKS = {"three-card": ("23QKA", "cdh"), "five-card": ("79JQKA", "cd")}
+SMALL_DECKS = {"three-card": ("23QKA", "cdh"), "five-card": ("79JQKA", "cd"), "four-card": ("2345A", "cdh")}
 #: The closed-form count of each category of each ranking, weakest first.
 CLOSED_FORM = {
     "three-card": (16_440, 3_744, 1_096, 720, 52, 48),
     "five-card": CATEGORY_COUNTS_5,
+    # the best four of five cards (FOUR_CARD_CATEGORIES): four of a kind 13 x 48; a four-card
+    # straight flush 44 x 48 less the 40 five-card ones, each counted twice; three of a kind
+    # the five-card three of a kind and full houses; a flush every hand of four or five of a
+    # suit (4 x 715 x 39 + 4 x 1,287) less the straight flushes; two pair the five-card two
+    # pair; a pair the five-card pairs (1,098,240) less those of four ranks in a row (11 x 4
+    # x 6 x 64) or four of a suit (715 x 4 x 4 x 3), not both (11 x 4 x 4 x 3); a straight
+    # and high card the rest (by the same counting)
+    "four-card": (1_150_080, 1_047_552, 123_552, 101_808, 114_616, 58_656, 2_072, 624),
 }
 #: The published house edges (percent, to the published digits) of the shipped games.
 PUBLISHED = {
     "three-card-poker": ("3.3730", "Wizard of Odds, \u201cThree Card Poker\u201d: ante-play 3.3730% of the ante"),
     "caribbean-stud": ("5.224", "Wizard of Odds, \u201cCaribbean Stud Poker\u201d: 5.224% of the ante"),
+    "four-card-poker": ("2.79", "Wizard of Odds, \u201cFour Card Poker\u201d: 2.79% of the ante"),
 }
 
 
@@ -131,7 +141,7 @@ def _states(small: GameSpec, deck: str) -> tuple[bool, str, str, str]:
     floor = ranking.qualifying(nb.qualifier_ranks)
     counted = no_board_counts(small)
     wrong = sum(
-        int((count_state(small.rules.deck, hand, seen, ranking.values, floor) != row).any())
+        int((count_state(small.rules.deck, hand, seen, ranking.values, floor, nb.dealer_cards) != row).any())
         for hand, seen, row in zip(counted.hands.tolist(), counted.seen.tolist(), counted.counts)
     )
     return (
@@ -152,7 +162,9 @@ def _deals(small: GameSpec, deck: str) -> tuple[bool, str, str, str]:
     for hand in combinations(cards, nb.hole):
         rest = [c for c in cards if c not in hand]
         for up in combinations(rest, nb.up):
-            others = np.array(list(combinations([c for c in rest if c not in up], nb.hole - nb.up)), dtype=np.int64)
+            others = np.array(
+                list(combinations([c for c in rest if c not in up], nb.dealer_cards - nb.up)), dtype=np.int64
+            )
             players.append(np.repeat([hand], len(others), axis=0))
             dealers.append(np.hstack([np.tile(np.array(up, dtype=np.int64), (len(others), 1)), others]))
     player, dealer = np.concatenate(players), np.concatenate(dealers)
@@ -182,5 +194,8 @@ def _published(f: NoBoardFigures) -> tuple[bool, str, str, str]:
     shipped = {name: load_game(name) for name in PUBLISHED}
     if f.game in shipped.values():  # a shipped game: its own published figure (each takes seconds to minutes)
         shipped = {n: g for n, g in shipped.items() if g == f.game}
+    else:  # another file: the shipped games hands are ranked alike in
+        ranking = f.game.no_board.ranking if f.game.no_board else ""
+        shipped = {n: g for n, g in shipped.items() if g.no_board and g.no_board.ranking == ranking}
     found = {n: (f if f.game == g else solve_no_board(g)).exact.house_edge for n, g in shipped.items()}
     return published_edges(found, PUBLISHED)

@@ -25,7 +25,8 @@ _FIVE = RANKINGS["five-card"]
 
 @dataclass(frozen=True)
 class WrittenRule:
-    """A strategy in words and as code: ``plays(hands, up)`` is true where it calls."""
+    """A strategy in words and as code: ``plays(hands, up)`` is true where it calls (or, in
+    a game of several play bets, the bet in antes, 0 where it folds)."""
 
     words: str
     plays: Callable[[np.ndarray, np.ndarray], np.ndarray]
