@@ -224,3 +224,65 @@ def test_a_flashed_hole_card_beside_the_up_card_is_sampled(cli, tmp_path):
     assert direct.sum() == comb(15 - 7, 4)
     with pytest.raises(InputError, match="1 to 4 more dealer cards seen"):
         sampled_exposure_no_board(game, 5, 10)
+
+
+def brute_hole_card(game):
+    """Every deal of ``game`` with a hole card seen beside the up card, played out by the
+    sampler's own settlement: in each state (the hand, the two cards seen) every option
+    settled against every dealer hand, the best taken (a tie to the one that risks less);
+    the player's EV, the share played, and the shares played where the base strategy folds
+    and folded where it plays."""
+    base = analysis.solve(game)
+    deck = list(game.rules.deck)
+    sizes = sorted(0 if o.kind == "fold" else o.multiple for o in game.preflop)  # by risk
+    players, dealers, bet_of = [], [], []
+    for hand in combinations(deck, 5):
+        rest = [c for c in deck if c not in hand]
+        pairs = list(combinations(rest, 2))
+        others = [list(combinations([c for c in rest if c not in p], game.no_board.dealer_cards - 2)) for p in pairs]
+        dealer = np.array([list(p) + list(o) for p, os in zip(pairs, others) for o in os])
+        player = np.tile(hand, (len(dealer), 1))
+        sums = [
+            deal_nets(game, player, dealer, np.full(len(dealer), b)).reshape(len(pairs), -1).sum(axis=1) for b in sizes
+        ]
+        best = np.zeros(len(pairs), dtype=np.int64)
+        for i in range(1, len(sizes)):  # integer nets: the sums are exact; only a strictly better one replaces
+            best = np.where(sums[i] > np.choose(best, sums), i, best)
+        bet = np.repeat(np.array(sizes)[best], len(others[0]))
+        for swap in (False, True):  # each seen card as the up card, the other as the flashed one
+            dealers.append(dealer[:, [1, 0, *range(2, dealer.shape[1])]] if swap else dealer)
+            players.append(player)
+            bet_of.append(bet)
+    player, dealer, bet = np.concatenate(players), np.concatenate(dealers), np.concatenate(bet_of)
+    nets = deal_nets(game, player, dealer, bet)
+    base_bet = base.play_bets(player, dealer[:, :1])
+    deals = len(nets)
+    return (
+        Fraction(int(nets.sum()), deals),
+        deals,
+        Fraction(int((bet > 0).sum()), deals),
+        Fraction(int(((bet > 0) & (base_bet == 0)).sum()), deals),
+        Fraction(int(((bet == 0) & (base_bet > 0)).sum()), deals),
+    )
+
+
+@pytest.mark.parametrize("name, ranks, suits", [("four-card-poker", "2345", "cdh"), ("caribbean-stud", "JQKA", "cdh")])
+def test_a_hole_card_beside_the_up_card_counted_exactly_equals_every_deal_played_out(name, ranks, suits):
+    from dataclasses import replace
+
+    from analysis.protection.hole_card import hole_card_exposure
+
+    game = load_game(name)
+    game = replace(game, rules=game.rules.small_deck(ranks, suits))
+    e = hole_card_exposure(game, chunk=700)  # several chunks of whole classes
+    ev, deals, played, plays_folded, folds_played = brute_hole_card(game)
+    assert (e.house_edge, e.deals, e.call_rate, e.plays_folded, e.folds_played) == (
+        -ev,
+        deals,
+        played,
+        plays_folded,
+        folds_played,
+    )
+    assert e.house_edge < e.base.exact.house_edge
+    with pytest.raises(InputError, match="whose dealer shows one card"):
+        hole_card_exposure(load_game("three-card-poker"))

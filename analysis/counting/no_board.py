@@ -18,7 +18,7 @@ the player's cards, one binary search per subset.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
@@ -75,7 +75,25 @@ def count_no_board(
     """Counts of every player hand of ``hole`` cards of ``deck`` against every dealer hand
     of ``dealer_hole`` (None: as many) of the other cards, ``seen`` of which are shown before
     the decision; ``values_of`` values rows of cards of either size (bigger is better), and
-    the dealer qualifies with a value of at least ``floor``."""
+    the dealer qualifies with a value of at least ``floor``. At most :data:`MAX_STATES`
+    states (:func:`no_board_chunks` takes any number, a chunk at a time)."""
+    return next(no_board_chunks(deck, hole, values_of, floor, seen, threads, dealer_hole, MAX_STATES, True))
+
+
+def no_board_chunks(
+    deck: Iterable[int],
+    hole: int,
+    values_of: Callable[[np.ndarray], np.ndarray],
+    floor: int,
+    seen: int = 0,
+    threads: int | None = None,
+    dealer_hole: int | None = None,
+    chunk: int = MAX_STATES,
+    whole: bool = False,
+) -> Iterator[NoBoardCounts]:
+    """:func:`count_no_board`'s counts, the classes in order, in chunks of at most ``chunk``
+    states (a class's states in one chunk), the deck's dealer hands filed once for all;
+    ``whole``: in one chunk, or an error naming the states."""
     cards = sorted(set(deck))
     dealer_hole = hole if dealer_hole is None else dealer_hole
     if not 0 <= seen <= 2 or not 1 <= hole <= 6 or not 1 <= dealer_hole <= 6 or seen > dealer_hole:
@@ -94,13 +112,13 @@ def count_no_board(
     dense = np.searchsorted(levels, values).astype(np.uint16)
     dealer_dense = np.searchsorted(levels, dealer_values).astype(np.uint16)
     order = np.argsort(dealer_dense, kind="stable")
-    _, first, weight = np.unique(orbit_keys(hands), return_index=True, return_counts=True)
-    rep, rep_value, rep_dense = hands[first], values[first], dense[first]
+    _, first, weights = np.unique(orbit_keys(hands), return_index=True, return_counts=True)
+    reps, rep_values, rep_denses = hands[first], values[first], dense[first]
     per = comb(len(cards) - hole, seen)  # each class with each set of cards the dealer may show
-    if len(rep) * per > MAX_STATES:
+    if (whole and len(reps) * per > chunk) or per > chunk:
         raise InputError(
-            f"{len(rep) * per:,} states (each of {len(rep):,} classes of hands with {per:,} sets of the dealer's "
-            f"cards seen): more than the {MAX_STATES:,} counted at once"
+            f"{len(reps) * per:,} states (each of {len(reps):,} classes of hands with {per:,} sets of the dealer's "
+            f"cards seen): more than the {chunk:,} counted at once"
         )
     binom = np.ascontiguousarray(BINOM[:, :8])
     ndense = 1  # the subsets of fewer cards than this are kept dense: long runs, within the bytes
@@ -119,48 +137,53 @@ def count_no_board(
     _no_board.file_by_subset(
         dealers[order], offsets, runs, dealer_dense[order], binom, cumulative, check_threads(threads)
     )
-    del order
+    del order, dealers, dealer_values, dealer_dense, hands, values, dense
     for table in cumulative:  # the entries below each value: 0 .. the number of values
         np.cumsum(table, axis=1, out=table)
-    free = np.ones((len(rep), 52), dtype=bool)
-    free[:, [c for c in range(52) if c not in cards]] = False
-    free[np.arange(len(rep))[:, None], rep] = False
-    rest = np.nonzero(free)[1].reshape(len(rep), len(cards) - hole)  # ascending in each row
-    pick = np.array(list(combinations(range(len(cards) - hole), seen)), dtype=np.int64).reshape(per, seen)
-    up = rest[:, pick].reshape(len(rep) * per, seen).astype(np.int8)  # class-major, sets ascending and in order
-    rep, rep_value, rep_dense = np.repeat(rep, per, 0), np.repeat(rep_value, per), np.repeat(rep_dense, per)
-    weight = np.repeat(weight, per)
     q = int(np.searchsorted(levels, max(floor, 0)))
-    # counted in the order of the seen cards: the states of one up card read one corner of the tables
-    by_up = np.lexsort(up.T[::-1]) if seen else np.arange(len(up))
-    f = np.empty((len(up), 4), dtype=np.int64)
-    f[by_up] = _no_board.count_states(
-        np.ascontiguousarray(rep[by_up]),
-        np.ascontiguousarray(up[by_up]),
-        rep_dense[by_up].astype(np.int32),
-        q,
-        offsets,
-        runs,
-        cumulative,
-        binom,
-        check_threads(threads),
-    )
-    below_q, below_v, below_v1, every = f.T
-    counts = np.stack(
-        [
-            np.minimum(below_v, below_q),  # not qualifying, player's hand higher
-            np.minimum(below_v1, below_q) - np.minimum(below_v, below_q),  # not qualifying, equal
-            below_q - np.minimum(below_v1, below_q),  # not qualifying, dealer higher
-            np.maximum(below_v, below_q) - below_q,  # qualifying, player higher
-            np.maximum(below_v1, below_q) - np.maximum(below_v, below_q),
-            every - np.maximum(below_v1, below_q),
-        ],
-        axis=1,
-    )
     dealer_hands = comb(len(cards) - hole - seen, dealer_hole - seen)
-    if np.any(counts.sum(axis=1) != dealer_hands) or np.any(counts < 0):
-        raise AssertionError("no-board counts do not add up to the dealer's hands")
-    return NoBoardCounts(rep.astype(np.int64), weight.astype(np.int64), rep_value, counts, dealer_hands, up)
+    pick = np.array(list(combinations(range(len(cards) - hole), seen)), dtype=np.int64).reshape(per, seen)
+    step = max(chunk // per, 1)
+    for lo in range(0, len(reps), step):
+        rep, weight = reps[lo : lo + step], weights[lo : lo + step]
+        free = np.ones((len(rep), 52), dtype=bool)
+        free[:, [c for c in range(52) if c not in cards]] = False
+        free[np.arange(len(rep))[:, None], rep] = False
+        rest = np.nonzero(free)[1].reshape(len(rep), len(cards) - hole)  # ascending in each row
+        up = rest[:, pick].reshape(len(rep) * per, seen).astype(np.int8)  # class-major, sets ascending, in order
+        rep = np.repeat(rep, per, 0)
+        rep_value, rep_dense = np.repeat(rep_values[lo : lo + step], per), np.repeat(rep_denses[lo : lo + step], per)
+        # counted in the order of the seen cards: the states of one up card read one corner of the tables
+        by_up = np.lexsort(up.T[::-1]) if seen else np.arange(len(up))
+        f = np.empty((len(up), 4), dtype=np.int64)
+        f[by_up] = _no_board.count_states(
+            np.ascontiguousarray(rep[by_up]),
+            np.ascontiguousarray(up[by_up]),
+            rep_dense[by_up].astype(np.int32),
+            q,
+            offsets,
+            runs,
+            cumulative,
+            binom,
+            check_threads(threads),
+        )
+        below_q, below_v, below_v1, every = f.T
+        counts = np.stack(
+            [
+                np.minimum(below_v, below_q),  # not qualifying, player's hand higher
+                np.minimum(below_v1, below_q) - np.minimum(below_v, below_q),  # not qualifying, equal
+                below_q - np.minimum(below_v1, below_q),  # not qualifying, dealer higher
+                np.maximum(below_v, below_q) - below_q,  # qualifying, player higher
+                np.maximum(below_v1, below_q) - np.maximum(below_v, below_q),
+                every - np.maximum(below_v1, below_q),
+            ],
+            axis=1,
+        )
+        if np.any(counts.sum(axis=1) != dealer_hands) or np.any(counts < 0):
+            raise AssertionError("no-board counts do not add up to the dealer's hands")
+        yield NoBoardCounts(
+            rep.astype(np.int64), np.repeat(weight, per).astype(np.int64), rep_value, counts, dealer_hands, up
+        )
 
 
 def card_sets(cards: Sequence[int], k: int) -> np.ndarray:

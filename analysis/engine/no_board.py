@@ -229,7 +229,7 @@ class NoBoardFigures:
         return out
 
 
-def _option_values(game: GameSpec, counts: np.ndarray, category: np.ndarray) -> tuple[np.ndarray, int]:
+def option_values(game: GameSpec, counts: np.ndarray, category: np.ndarray) -> tuple[np.ndarray, int]:
     """Each option's value in each state (rows of the six counts, the player's category):
     exact integers, and the denominator that makes them antes x dealer hands."""
     nb, settlement, options = _no_board(game), game.settlement, game.preflop
@@ -250,6 +250,13 @@ def _option_values(game: GameSpec, counts: np.ndarray, category: np.ndarray) -> 
     return np.einsum("sr,sor->so", counts, table[category]), denominator  # exact: every term an int64
 
 
+def best_options(game: GameSpec, values: np.ndarray) -> np.ndarray:
+    """The option taken in each state (rows of :func:`option_values`): the best, an exact
+    tie to the option that risks less."""
+    by_risk = np.argsort([o.risk for o in game.preflop], kind="stable")
+    return by_risk[np.argmax(values[:, by_risk], axis=1)]
+
+
 def state_evs(game: GameSpec, cards: str, up: str | None = None) -> dict[str, Fraction]:
     """The exact expected net result of each option of one player hand given as text and, in
     a game that shows one, the dealer's up card, in antes per hand, in the options' order:
@@ -265,7 +272,7 @@ def evs_of_state(game: GameSpec, hand: list[int], seen: list[int]) -> dict[str, 
     floor = ranking.qualifying(nb.qualifier_ranks)
     counts = count_state(game.rules.deck, hand, seen, ranking.values, floor, nb.dealer_cards)
     category = ranking.category(ranking.values(np.array([hand])))
-    values, denominator = _option_values(game, counts[None, :], category)
+    values, denominator = option_values(game, counts[None, :], category)
     scale = int(counts.sum()) * denominator
     return {str(o): Fraction(int(v), scale) for o, v in zip(game.preflop, values[0].tolist())}
 
@@ -277,10 +284,8 @@ def solve_no_board(game: GameSpec, threads: int | None = None, counted: NoBoardC
     counted = no_board_counts(game, threads) if counted is None else counted
     options = game.preflop
     category = RANKINGS[nb.ranking].category(counted.value)
-    values, denominator = _option_values(game, counted.counts, category)
-    risk = np.array([o.risk for o in options])
-    by_risk = np.argsort(risk, kind="stable")
-    chosen = by_risk[np.argmax(values[:, by_risk], axis=1)]  # the first best of the options by risk
+    values, denominator = option_values(game, counted.counts, category)
+    chosen = best_options(game, values)
     counts: dict[Key, int] = {}
     decisions: dict[tuple[str, str], int] = {}
     for i, o in enumerate(options):

@@ -3,9 +3,10 @@ flashed dealer card is one more card the player sees before his decision, so the
 game is the same game with the dealer showing it, solved exactly state by state (a state is
 the player's hand and the cards he saw). What the card is worth, by its rank, and the
 pattern that gives the player away: how often he plays a hand the optimal player folds, and
-folds one he plays. Where the states are too many to count at once (Caribbean Stud with a
-hole card flashed beside the up card: 145 million), states are drawn at random and each is
-decided exactly against every dealer hand (:func:`sampled_exposure_no_board`).
+folds one he plays. A hole card beside the up card (Caribbean Stud, Four Card Poker: 145
+million states) is counted a chunk at a time by :mod:`analysis.protection.hole_card`; any
+number of cards can also be drawn at random, each state decided exactly against every
+dealer hand (:func:`sampled_exposure_no_board`).
 
 >>> from analysis.model.game import load_game
 >>> e = exposure_no_board(load_game("three-card-poker"), 1)
