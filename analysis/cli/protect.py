@@ -123,9 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _no_board(args: argparse.Namespace, game: GameSpec) -> int:
     """A game without a board: the dealer's cards seen make a game of their own, solved exactly."""
-    from analysis.model.cards import RANKS
     from analysis.model.errors import InputError
-    from analysis.model.no_board import RANK_WORDS
     from analysis.protection.no_board import exposure_no_board
 
     if args.exposed is None:
@@ -159,14 +157,7 @@ def _no_board(args: argparse.Namespace, game: GameSpec) -> int:
         f"plays               {float(exposed.call_rate):.4%} of hands "
         f"(optimal without the card: {float(base.call_rate):.4%})"
     )
-    print(
-        f"gives him away      plays {float(e.plays_folded):.2%} of deals the optimal player folds, "
-        f"folds {float(e.folds_played):.2%} he plays"
-    )
-    for rank, ev in e.by_rank.items():
-        word = RANK_WORDS[RANKS.index(rank)]
-        card = f"{'an' if word[0] in 'ae' else 'a'} {word}:"
-        print(f"  seeing {card:10} the player's expected result {float(ev):+.4f} antes a hand")
+    _print_giveaway(e.plays_folded, e.folds_played, e.by_rank)
     return 0
 
 
@@ -252,8 +243,6 @@ def _board_card(f: BoardCardFigures | None) -> dict[str, object] | None:
 
 def _hole_card(args: argparse.Namespace, game: GameSpec) -> int:
     """One hole card seen beside the up card: every state counted, a chunk at a time."""
-    from analysis.model.cards import RANKS
-    from analysis.model.no_board import RANK_WORDS
     from analysis.protection.hole_card import hole_card_exposure
 
     e = hole_card_exposure(game, args.threads)
@@ -278,15 +267,23 @@ def _hole_card(args: argparse.Namespace, game: GameSpec) -> int:
     print(f"house edge          {float(e.house_edge):+.4%} per ante  (exact {e.house_edge})")
     print(f"  without the card  {float(base.house_edge):+.4%}")
     print(f"plays               {float(e.call_rate):.4%} of hands (without the card: {float(base.call_rate):.4%})")
+    _print_giveaway(e.plays_folded, e.folds_played, e.by_rank)
+    return 0
+
+
+def _print_giveaway(plays_folded: Fraction, folds_played: Fraction, by_rank: dict[str, Fraction]) -> None:
+    """What gives the player away, and what the card seen is worth to him by its rank."""
+    from analysis.model.cards import RANKS
+    from analysis.model.no_board import RANK_WORDS
+
     print(
-        f"gives him away      plays {float(e.plays_folded):.2%} of deals the optimal player folds, "
-        f"folds {float(e.folds_played):.2%} he plays"
+        f"gives him away      plays {float(plays_folded):.2%} of deals the optimal player folds, "
+        f"folds {float(folds_played):.2%} he plays"
     )
-    for rank, ev in e.by_rank.items():
+    for rank, ev in by_rank.items():
         word = RANK_WORDS[RANKS.index(rank)]
         card = f"{'an' if word[0] in 'ae' else 'a'} {word}:"
         print(f"  seeing {card:10} the player's expected result {float(ev):+.4f} antes a hand")
-    return 0
 
 
 def _no_board_sampled(args: argparse.Namespace, game: GameSpec) -> int:
