@@ -252,11 +252,12 @@ def test_the_par_sheet_of_a_small_deck_file(cli, tmp_path):
     stem = tmp_path / "sheet" / "small-stud-optimal-par-sheet"
     sheets = pd.read_excel(f"{stem}.xlsx", sheet_name=None)
     assert {"Summary", "Rules", "Strategy", "Return table", "Odds per wager", "Written strategies"} <= set(sheets)
-    assert "Bets on the hand" not in sheets  # it has none
+    assert "Bets on the hand" not in sheets and "Game protection" not in sheets  # none; its hole card: `protect`
     page = html.unescape(Path(f"{stem}.html").read_text())
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
     assert "one of the dealer's is dealt face up" in text and "ace and king or better" in text
     assert "100 to 1" in text and "three rules of thumb" in text
+    assert "counted exactly by the protect command with one card exposed" in text
     assert not re.search(r"\b\w+_\w+\b|bet 2|preflop|before the flop", text)  # in words: no identifiers
 
 

@@ -199,10 +199,14 @@ def test_the_par_sheet_in_words(cli, tmp_path):
     assert all(Path(f"{stem}.{ext}").stat().st_size > 0 for ext in ("xlsx", "html", "pdf"))
     sheets = pd.read_excel(f"{stem}.xlsx", sheet_name=None)
     assert {"Summary", "Rules", "Strategy", "Return table", "Odds per wager", "Bets on the hand"} <= set(sheets)
+    protection = sheets["Game protection"]
+    exact = protection[[c for c in protection.columns if c.lower() == "house edge (exact)"][0]]
+    assert exact.tolist() == ["686689/20358520", "-443162/12724075", "-2501649/14541800"]  # as published
     page = Path(f"{stem}.html").read_text()
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
     assert "play Q-6-4 or better" in text and "3.3730%" in text and "686689/20358520" in text
     assert "king, ace, two is not a straight" in text and "queen high or better" in text
+    assert "Game protection" in text and "-3.4829%" in text
     assert not re.search(r"\b\w+_\w+\b|bet 1|preflop|before the flop", text)  # in words: no identifiers
 
 

@@ -51,8 +51,8 @@ def exposure_no_board(game: GameSpec, seen: int) -> BoardlessExposure:
         raise InputError(f"{game.title} has a board: its protection runs on the outcome store")
     if nb.up:
         raise InputError(
-            f"{game.title} already shows {nb.up} of the dealer's cards: with more seen the states are too many to "
-            "count at once; sampled_exposure_no_board draws them"
+            f"{game.title} already shows {nb.up} of the dealer's cards: a hole card beside it is counted by "
+            "analysis.protection.hole_card (minutes); more are drawn by sampled_exposure_no_board"
         )
     if not 1 <= seen < nb.dealer_cards:
         raise InputError(

@@ -18,6 +18,7 @@ from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import Option
+from analysis.protection.no_board import exposure_no_board
 from analysis.report.regulation import RuleSection, odds_words, times_the_ante
 from analysis.report.tables import FORMULAS, LEVELS
 from analysis.report.wording import category_words, percent
@@ -248,6 +249,35 @@ def written_rules_table(f: NoBoardFigures) -> pd.DataFrame:
                 "cost against optimal play (antes per hand)": f"{float(cost):.6f}",
             }
             for name, words, net, edge, risk, cost in rows
+        ]
+    )
+
+
+def protection_table(f: NoBoardFigures) -> pd.DataFrame:
+    """Game protection: the game as dealt, then with one and two of the dealer's cards
+    flashed before the decision, each solved exactly (a game whose dealer shows none): the
+    house edge, how often the player plays, and what gives him away. Empty for a game whose
+    dealer shows a card (its hole card is counted by ``protect``, in minutes)."""
+    nb = f.game.no_board
+    if nb is None or nb.up:
+        return pd.DataFrame()
+    e = f.exact
+    rows = [("nothing (the game as dealt)", e.house_edge, e.call_rate, Fraction(0), Fraction(0))]
+    for seen in range(1, min(2, nb.dealer_cards - 1) + 1):
+        x = exposure_no_board(f.game, seen)
+        cards = f"{('one', 'two')[seen - 1]} of the dealer's cards"
+        rows.append((cards, x.exposed.exact.house_edge, x.exposed.exact.call_rate, x.plays_folded, x.folds_played))
+    return pd.DataFrame(
+        [
+            {
+                "the player saw": what,
+                "house edge": percent(edge),
+                "house edge (exact)": str(edge),
+                "hands played": percent(played),
+                "plays a hand the optimal player folds (share of deals)": percent(folded),
+                "folds a hand the optimal player plays (share of deals)": percent(kept),
+            }
+            for what, edge, played, folded, kept in rows
         ]
     )
 

@@ -15,6 +15,7 @@ from analysis.report.no_board import (
     PUBLISHED,
     examples_rows,
     hand_bet_table,
+    protection_table,
     rules_of_play,
     strategy_by_category,
     strategy_table,
@@ -46,6 +47,7 @@ def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.D
     """The workbook's sheets."""
     table = return_table(f.outcomes(), play="play")
     table["betting ended"] = table["betting ended"].replace("bet before the flop", "played")  # no flop to name
+    protection = protection_table(f)
     return {
         "Summary": summary_table(f),
         "Rules": clauses_table(rules_of_play(f)),
@@ -58,6 +60,7 @@ def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.D
         **({"Bets on the hand": hand_bet_table(f)} if f.game.no_board and f.game.no_board.hand_bets else {}),
         **side_bet_sheets(f),
         **({"Written strategies": written_rules_table(f)} if written_rules(f) else {}),
+        **({"Game protection": protection} if len(protection) else {}),
         "Metadata": file_metadata(
             f.game.title, game_file, "optimal hand by hand (an exact tie folds)", no_board_digest(f)
         ),
@@ -106,6 +109,25 @@ def strategy_blocks(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> tuple
     return blocks
 
 
+def protection_blocks(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> tuple[Paragraph | Table, ...]:
+    """The protection section: the table of dealer cards seen, or where the dealer shows a
+    card, where its hole card beside it is counted."""
+    if "Game protection" in sheets:
+        return (
+            Paragraph(
+                "What a dealer who flashes her cards gives away: the game solved exactly with the cards seen before "
+                "the decision, and the pattern of play that shows a player who sees them:"
+            ),
+            Table(sheets["Game protection"]),
+        )
+    return (
+        Paragraph(
+            "A hole card seen beside the dealer's up card makes a game of its own, 145 million states for five-card "
+            "hands; it is counted exactly by the protect command with one card exposed (minutes), not in this sheet."
+        ),
+    )
+
+
 def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Document:
     """The par sheet as a document (the page and the PDF)."""
     e, game = f.exact, f.game
@@ -128,8 +150,8 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
             f"every dealer hand of the other cards, {e.deals:,} deals. For each state the dealer hands below, equal "
             "to and above the player's, qualifying or not, are counted by inclusion and exclusion over the player's "
             "cards. Each state's decision is the option with the greatest exact expected result, an exact tie going "
-            "to the fold. Every figure is an exact fraction of those counts; nothing is rounded before it is "
-            "displayed."
+            "to the option that risks less. Every figure is an exact fraction of those counts; nothing is rounded "
+            "before it is displayed."
         ),
         Paragraph(
             "Independent checks, run by the package's test suite: the hand ranking against the closed-form count "
@@ -184,6 +206,7 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
             if "Side bets" in sheets
             else []
         ),
+        Section("protection", "Game protection", protection_blocks(f, sheets)),
         Section("method", "Method and verification", method),
         Section("metadata", "Run metadata", (Table(sheets["Metadata"]),)),
     )
