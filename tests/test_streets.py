@@ -358,6 +358,7 @@ def test_solve_and_games_commands(cli, tmp_path):
         "casino-holdem",
         "casino-omaha",
         "casino-omaha-ultimate",
+        "four-card-poker",
         "let-it-ride",
         "mississippi-stud",
         "texas-holdem-bonus",
@@ -367,6 +368,7 @@ def test_solve_and_games_commands(cli, tmp_path):
     decisions = {g["name"]: g["decisions"] for g in games}
     assert decisions["let-it-ride"] == "holding 3: pull back, let it ride; holding 4: pull back, let it ride"
     assert decisions["texas-holdem-bonus"] == "preflop: fold, bet 2; flop: check, bet 1; turn: check, bet 1"
+    assert decisions["four-card-poker"] == "preflop: fold, bet 1, bet 3"
     assert decisions["ultimate-texas-holdem"] == "preflop: check, bet 3, bet 4; flop: check, bet 2; river: fold, bet 1"
 
 

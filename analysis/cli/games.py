@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from analysis.cli.common import Subparsers, add_format, print_json
+from analysis.model.no_board import RANKINGS, NoBoard
 
 NAME = "games"
 
@@ -45,8 +46,7 @@ def run(args: argparse.Namespace) -> int:
                     "name": name,
                     "title": g.title,
                     "hole cards": g.no_board.hole,
-                    "hand": f"all {g.no_board.hole} cards, no board ({g.no_board.ranking} ranking)"
-                    + (f", {g.no_board.up} of the dealer's seen before the decision" if g.no_board.up else ""),
+                    "hand": _no_board_hand(g.no_board),
                     "qualifier": g.no_board.qualifier_phrase,
                     "decisions": "; ".join(f"{s}: {', '.join(map(str, o))}" for s, o in g.streets.items()),
                     "engine": "hand by hand (solve)",
@@ -74,3 +74,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'':24} {r['hole cards']} hole cards, {r['hand']}; {r['qualifier']}")
         print(f"{'':24} {r['decisions']}  [{r['engine']}]")
     return 0
+
+
+def _no_board_hand(nb: NoBoard) -> str:
+    """How a game without a board makes its hands, in words."""
+    best = nb.hole > RANKINGS[nb.ranking][0]
+    cards = f"the best {RANKINGS[nb.ranking][0]} of {nb.hole} cards" if best else f"all {nb.hole} cards"
+    dealer = f" (the dealer's of {nb.dealer_cards})" if nb.dealer_cards != nb.hole else ""
+    seen = f", {nb.up} of the dealer's seen before the decision" if nb.up else ""
+    return f"{cards}{dealer}, no board ({nb.ranking} ranking){seen}"
