@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from analysis.model.paytable import PayTable
     from analysis.model.rules import Rules
     from analysis.parallel.cluster import Cluster
+    from analysis.protection.hole_card import HoleCardExposure
+    from analysis.protection.no_board import BoardlessExposure
     from analysis.protection.seen_card import BoardCardFigures
 
 NAME = "protect"
@@ -132,19 +134,9 @@ def _no_board(args: argparse.Namespace, game: GameSpec) -> int:
         return _hole_card(args, game) if args.exposed == 1 else _no_board_sampled(args, game)
     e = exposure_no_board(game, args.exposed)
     base, exposed = e.base.exact, e.exposed.exact
-    summary = {
-        "game": game.name,
-        "exposed": e.seen,
-        "house_edge": float(exposed.house_edge),
-        "house_edge_exact": str(exposed.house_edge),
-        "base_house_edge": float(base.house_edge),
-        "hit_frequency": float(exposed.hit_frequency),
-        "call_rate": float(exposed.call_rate),
-        "plays_a_hand_the_optimal_player_folds": float(e.plays_folded),
-        "folds_a_hand_the_optimal_player_plays": float(e.folds_played),
-        "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
-        "deals": exposed.deals,
-    }
+    summary = _exposure_summary(
+        game.name, e.seen, exposed.house_edge, base.house_edge, exposed.call_rate, e, exposed.deals
+    ) | {"hit_frequency": float(exposed.hit_frequency)}
     if args.format == "json":
         print_json(summary)
         return 0
@@ -247,18 +239,8 @@ def _hole_card(args: argparse.Namespace, game: GameSpec) -> int:
 
     e = hole_card_exposure(game, args.threads)
     base = e.base.exact
-    summary = {
-        "game": game.name,
-        "exposed": 1,
-        "house_edge": float(e.house_edge),
-        "house_edge_exact": str(e.house_edge),
-        "base_house_edge": float(base.house_edge),
-        "call_rate": float(e.call_rate),
-        "plays_a_hand_the_optimal_player_folds": float(e.plays_folded),
-        "folds_a_hand_the_optimal_player_plays": float(e.folds_played),
-        "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
-        "deals": e.deals,
-        "states": e.states,
+    summary = _exposure_summary(game.name, 1, e.house_edge, base.house_edge, e.call_rate, e, e.deals) | {
+        "states": e.states
     }
     if args.format == "json":
         print_json(summary)
@@ -269,6 +251,30 @@ def _hole_card(args: argparse.Namespace, game: GameSpec) -> int:
     print(f"plays               {float(e.call_rate):.4%} of hands (without the card: {float(base.call_rate):.4%})")
     _print_giveaway(e.plays_folded, e.folds_played, e.by_rank)
     return 0
+
+
+def _exposure_summary(
+    name: str,
+    seen: int,
+    house_edge: Fraction,
+    base_edge: Fraction,
+    call_rate: Fraction,
+    e: BoardlessExposure | HoleCardExposure,
+    deals: int,
+) -> dict[str, object]:
+    """The JSON of a game without a board with dealer cards seen, counted exactly."""
+    return {
+        "game": name,
+        "exposed": seen,
+        "house_edge": float(house_edge),
+        "house_edge_exact": str(house_edge),
+        "base_house_edge": float(base_edge),
+        "call_rate": float(call_rate),
+        "plays_a_hand_the_optimal_player_folds": float(e.plays_folded),
+        "folds_a_hand_the_optimal_player_plays": float(e.folds_played),
+        "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},
+        "deals": deals,
+    }
 
 
 def _print_giveaway(plays_folded: Fraction, folds_played: Fraction, by_rank: dict[str, Fraction]) -> None:

@@ -35,6 +35,7 @@ from fractions import Fraction
 
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
+from analysis.model.no_board import TIES
 from analysis.model.paytable import PayTable
 from analysis.model.rules import PAYS_ON
 
@@ -80,8 +81,8 @@ class Settlement:
     ties: str = "push"
 
     def __post_init__(self) -> None:
-        if self.ties not in ("push", "player"):
-            raise InputError(f"ties: 'push' or 'player', not {self.ties!r}")
+        if self.ties not in TIES:
+            raise InputError(f"ties: {' or '.join(map(repr, TIES))}, not {self.ties!r}")
         if self.ante_when_no_qualifier not in ("pays", "push"):
             raise InputError(f"ante, dealer not qualifying: 'pays' or 'push', not {self.ante_when_no_qualifier!r}")
         if self.play_when_no_qualifier not in ("push", "action"):

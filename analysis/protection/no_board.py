@@ -44,8 +44,9 @@ class BoardlessExposure:
     by_rank: dict[str, Fraction]
 
 
-def exposure_no_board(game: GameSpec, seen: int) -> BoardlessExposure:
-    """``game`` solved with ``seen`` of the dealer's cards seen before the decision."""
+def exposure_no_board(game: GameSpec, seen: int, base: NoBoardFigures | None = None) -> BoardlessExposure:
+    """``game`` solved with ``seen`` of the dealer's cards seen before the decision (``base``:
+    the game as dealt, already solved)."""
     nb = game.no_board
     if nb is None:
         raise InputError(f"{game.title} has a board: its protection runs on the outcome store")
@@ -58,7 +59,7 @@ def exposure_no_board(game: GameSpec, seen: int) -> BoardlessExposure:
         raise InputError(
             f"{game.title}: 1 to {nb.dealer_cards - 1} of the dealer's {nb.dealer_cards} cards seen, not {seen}"
         )
-    base = solve_no_board(game)
+    base = solve_no_board(game) if base is None else base
     exposed = solve_no_board(replace(game, name=f"{game.name}+{seen}", no_board=replace(nb, up=seen)))
     s, b = exposed.states, base.states
     if not np.array_equal(s.codes, b.codes):

@@ -264,7 +264,7 @@ def protection_table(f: NoBoardFigures) -> pd.DataFrame:
     e = f.exact
     rows = [("nothing (the game as dealt)", e.house_edge, e.call_rate, Fraction(0), Fraction(0))]
     for seen in range(1, min(2, nb.dealer_cards - 1) + 1):
-        x = exposure_no_board(f.game, seen)
+        x = exposure_no_board(f.game, seen, f)
         cards = f"{('one', 'two')[seen - 1]} of the dealer's cards"
         rows.append((cards, x.exposed.exact.house_edge, x.exposed.exact.call_rate, x.plays_folded, x.folds_played))
     return pd.DataFrame(
