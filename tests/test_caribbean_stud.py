@@ -257,7 +257,16 @@ def test_the_par_sheet_of_a_small_deck_file(cli, tmp_path):
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
     assert "one of the dealer's is dealt face up" in text and "ace and king or better" in text
     assert "100 to 1" in text and "three rules of thumb" in text
-    assert "counted exactly by the protect command with one card exposed" in text
+    assert "counted exactly in minutes by casino-omaha protect --game GAME-FILE --exposed 1" in text
+    # once `protect` has counted the hole card, the sheet shows what it kept
+    store = tmp_path / "store"
+    hole = cli("protect", "--game", game_file, "--exposed", "1", "--store", store, "--format", "json").json()
+    run = cli("report", "--game", game_file, "--store", store, "--out", tmp_path / "sheet")
+    assert run.returncode == 0, run.stderr
+    protection = pd.read_excel(f"{stem}.xlsx", sheet_name="Game protection", dtype=str)
+    protection.columns = [c.lower() for c in protection.columns]
+    assert protection["house edge (exact)"].tolist() == [report["house_edge_exact"], hole["house_edge_exact"]]
+    assert protection["the player saw"].tolist()[1] == "one hole card beside the up card"
     assert not re.search(r"\b\w+_\w+\b|bet 2|preflop|before the flop", text)  # in words: no identifiers
 
 

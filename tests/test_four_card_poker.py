@@ -20,6 +20,7 @@ import analysis
 from analysis.counting.no_board import card_sets, count_no_board, count_state
 from analysis.engine.no_board import cost_of, state_evs
 from analysis.engine.no_board_simulation import deal_nets, sample_no_board
+from analysis.hands.evaluate import pair_rank
 from analysis.hands.four_card import best_four_values, four_card_category, four_card_values
 from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards, parse_cards
@@ -69,6 +70,67 @@ def test_every_four_card_set_and_the_best_four_of_five_by_category():
     assert best == list(CLOSED_FORM["four-card"])
     assert best[7] == 13 * 48 and best[6] == 44 * 48 - 40 and best[4] == 4 * 715 * 39 + 4 * 1287 - best[6]
     assert best[1] == 1_098_240 - (11 * 4 * 6 * 64 + 715 * 4 * 4 * 3 - 11 * 4 * 4 * 3)
+
+
+ACES_UP = {
+    "four_of_a_kind": 50,
+    "straight_flush": 40,
+    "three_of_a_kind": 8,
+    "flush": 6,
+    "straight": 4,
+    "two_pair": 2,
+    "pair A-A": 1,
+}
+
+
+def _four_flush_or_straight(hand: tuple[int, ...]) -> bool:
+    """Whether four of five cards make a flush or a straight (A-2-3-4 to J-Q-K-A), by hand."""
+    for four in combinations(hand, 4):
+        ranks = sorted({c >> 2 for c in four})
+        if len({c & 3 for c in four}) == 1:
+            return True
+        if len(ranks) == 4 and (ranks[3] - ranks[0] == 3 or ranks == [0, 1, 2, 12]):
+            return True
+    return False
+
+
+def test_aces_up_pays_a_pair_of_aces_below_the_categories_on_a_small_deck(monkeypatch):
+    """Aces Up on a small deck: each line's hands are every five-card hand of that line,
+    counted one by one (a pair of aces beside any other pair)."""
+    game = small("89TJQKA", "cdh", hand_bets={"aces-up": {"title": "Aces Up", "pays": ACES_UP}})
+    solved = analysis.solve(game)
+    bet = solved.hand_bets()["aces-up"]
+    hands = card_sets(game.rules.deck, 5)
+    category = four_card_category(best_four_values(hands))
+    aces = np.array([sorted(c >> 2 for c in h).count(12) == 2 for h in hands.tolist()])
+    expected = Counter(FOUR_CARD_CATEGORIES[c] for c in category.tolist())
+    expected["pair A-A"] = int((aces & (category == 1)).sum())
+    expected["pair"] -= expected["pair A-A"]
+    assert bet.hands == {k: expected[k] for k in bet.hands} and sum(bet.hands.values()) == comb(21, 5)
+    assert list(bet.hands)[-3:] == ["pair A-A", "pair", "high_card"] and expected["pair A-A"] > 0
+    won = sum(n * (ACES_UP[k] + 1) for k, n in bet.hands.items() if k in ACES_UP)
+    assert bet.exact.house_edge == 1 - Fraction(won, comb(21, 5))
+    # verify's check of the lines hand by hand passes, and fails when a pair is read a rank low
+    from analysis.report import no_board_verification as v
+
+    assert v._hand_bets(solved)[0]
+    monkeypatch.setattr(v, "pair_rank", lambda hands: pair_rank(hands) - 1)
+    assert not v._hand_bets(solved)[0]
+
+
+@pytest.mark.parametrize(
+    "pays, message",
+    [
+        ({"pair": 1, "pair A-A": 2}, "two pair lines cover the same rank"),
+        ({"pair A-K": 1}, "pair A-K: the lower rank first"),
+        ({"pair of aces": 1}, r"'pair of aces' is not a category here .* or 'pair R-R'"),
+        ({"pair A-A": -1}, "pair A-A: a pay is between 0 and 1,000,000"),
+    ],
+)
+def test_a_bad_line_of_a_bet_on_the_hand_is_refused(pays, message):
+    bet = {"aces-up": {"title": "Aces Up", "pays": pays}}
+    with pytest.raises(InputError, match=r"x\.toml: \[hand_bets\.aces-up\] pays: " + message):
+        game_from_document(doc(hand_bets=bet), "x.toml")
 
 
 def test_the_four_card_order_of_hands():
@@ -170,6 +232,33 @@ def test_the_published_house_edge_and_the_strategy(four):
 
 
 @pytest.mark.slow
+def test_aces_up_is_the_published_figure(four):
+    """Aces Up on the full deck: a pair of aces is each of the 84,480 hands holding one pair
+    of aces and no other pair, less those whose best four is a flush or a straight (checked
+    hand by hand); the other lines are the closed forms of the best four of five. The
+    published edges of the tables in use range from 1.98% (three of a kind 9) to 6.15%
+    (three of a kind 7, a flush 5, two pair 3): Wikipedia, "Four Card Poker"."""
+    bet = four.hand_bets()["aces-up"]
+    one_pair_of_aces = [
+        (a, b, *rest)
+        for a, b in combinations(range(48, 52), 2)
+        for rest in combinations(range(48), 3)
+        if len({c >> 2 for c in rest}) == 3
+    ]
+    assert len(one_pair_of_aces) == 6 * comb(12, 3) * 4**3 == 84_480
+    aces = sum(not _four_flush_or_straight(h) for h in one_pair_of_aces)
+    closed = dict(zip(FOUR_CARD_CATEGORIES, CLOSED_FORM["four-card"]))
+    assert bet.hands == {k: closed.get(k, aces) - (aces if k == "pair" else 0) for k in bet.hands}
+    assert bet.hands["pair A-A"] == aces == 81_096
+    assert bet.exact.house_edge == Fraction(1376, 32487)
+    assert f"{float(bet.exact.house_edge):.4%}" == "4.2355%"
+    low = ACES_UP | {"three_of_a_kind": 9}
+    high = ACES_UP | {"three_of_a_kind": 7, "flush": 5, "two_pair": 3}
+    edges = [four.hand_bets({"aces-up": {k: Fraction(v) for k, v in t.items()}})["aces-up"] for t in (low, high)]
+    assert [f"{float(b.exact.house_edge):.2%}" for b in edges] == ["1.98%", "6.15%"]
+
+
+@pytest.mark.slow
 def test_random_full_deck_states_against_every_dealer_hand(four):
     """12 random (hand, up card) states: the kernel's counts against the 1,370,754 dealer
     hands of each, played out, and the decision the larger of the three."""
@@ -267,14 +356,18 @@ def brute_hole_card(game):
 
 
 @pytest.mark.parametrize("name, ranks, suits", [("four-card-poker", "2345", "cdh"), ("caribbean-stud", "JQKA", "cdh")])
-def test_a_hole_card_beside_the_up_card_counted_exactly_equals_every_deal_played_out(name, ranks, suits):
+def test_a_hole_card_beside_the_up_card_counted_exactly_equals_every_deal_played_out(
+    name, ranks, suits, tmp_path, monkeypatch
+):
     from dataclasses import replace
 
-    from analysis.protection.hole_card import hole_card_exposure
+    import analysis.protection.hole_card as hole_card
+    from analysis.parallel.options import RunOptions
 
     game = load_game(name)
     game = replace(game, rules=game.rules.small_deck(ranks, suits))
-    e = hole_card_exposure(game, chunk=700)  # several chunks of whole classes
+    options = RunOptions(root=tmp_path, progress=False)
+    e = hole_card.hole_card_exposure(game, options, chunk=700)  # several chunks of whole classes
     ev, deals, played, plays_folded, folds_played = brute_hole_card(game)
     assert (e.house_edge, e.deals, e.call_rate, e.plays_folded, e.folds_played) == (
         -ev,
@@ -284,5 +377,22 @@ def test_a_hole_card_beside_the_up_card_counted_exactly_equals_every_deal_played
         folds_played,
     )
     assert e.house_edge < e.base.exact.house_edge
+    # a run interrupted after some chunks resumes at the others; a counted game is read back
+    shards = sorted(e.store.glob("shard-*.json"))
+    assert len(shards) > 2
+    shards[1].unlink()
+    counted = []
+
+    def chunks(*args, only, **kwargs):
+        counted.append(list(only))
+        return no_board_chunks(*args, only=only, **kwargs)
+
+    no_board_chunks = hole_card.no_board_chunks
+    monkeypatch.setattr(hole_card, "no_board_chunks", chunks)
+    assert hole_card.hole_card_exposure(game, options, chunk=700, base=e.base) == e and counted == [[1]]
+    assert hole_card.hole_card_exposure(game, options, chunk=700, base=e.base) == e and counted == [[1]]
+    assert hole_card.stored_hole_card(game, e.base, options) is None  # the default chunks: not counted yet
+    whole = hole_card.hole_card_exposure(game, options, base=e.base)
+    assert hole_card.stored_hole_card(game, e.base, options) == whole and whole.house_edge == e.house_edge
     with pytest.raises(InputError, match="whose dealer shows one card"):
-        hole_card_exposure(load_game("three-card-poker"))
+        hole_card.hole_card_exposure(load_game("three-card-poker"))

@@ -134,9 +134,7 @@ def _no_board(args: argparse.Namespace, game: GameSpec) -> int:
         return _hole_card(args, game) if args.exposed == 1 else _no_board_sampled(args, game)
     e = exposure_no_board(game, args.exposed)
     base, exposed = e.base.exact, e.exposed.exact
-    summary = _exposure_summary(
-        game.name, e.seen, exposed.house_edge, base.house_edge, exposed.call_rate, e, exposed.deals
-    ) | {"hit_frequency": float(exposed.hit_frequency)}
+    summary = _exposure_summary(game.name, e.seen, e, exposed.deals) | {"hit_frequency": float(exposed.hit_frequency)}
     if args.format == "json":
         print_json(summary)
         return 0
@@ -237,11 +235,9 @@ def _hole_card(args: argparse.Namespace, game: GameSpec) -> int:
     """One hole card seen beside the up card: every state counted, a chunk at a time."""
     from analysis.protection.hole_card import hole_card_exposure
 
-    e = hole_card_exposure(game, args.threads)
+    e = hole_card_exposure(game, options_for(args))
     base = e.base.exact
-    summary = _exposure_summary(game.name, 1, e.house_edge, base.house_edge, e.call_rate, e, e.deals) | {
-        "states": e.states
-    }
+    summary = _exposure_summary(game.name, 1, e, e.deals) | {"states": e.states, "store": str(e.store)}
     if args.format == "json":
         print_json(summary)
         return 0
@@ -249,27 +245,20 @@ def _hole_card(args: argparse.Namespace, game: GameSpec) -> int:
     print(f"house edge          {float(e.house_edge):+.4%} per ante  (exact {e.house_edge})")
     print(f"  without the card  {float(base.house_edge):+.4%}")
     print(f"plays               {float(e.call_rate):.4%} of hands (without the card: {float(base.call_rate):.4%})")
+    print(f"kept in             {e.store}")
     _print_giveaway(e.plays_folded, e.folds_played, e.by_rank)
     return 0
 
 
-def _exposure_summary(
-    name: str,
-    seen: int,
-    house_edge: Fraction,
-    base_edge: Fraction,
-    call_rate: Fraction,
-    e: BoardlessExposure | HoleCardExposure,
-    deals: int,
-) -> dict[str, object]:
+def _exposure_summary(name: str, seen: int, e: BoardlessExposure | HoleCardExposure, deals: int) -> dict[str, object]:
     """The JSON of a game without a board with dealer cards seen, counted exactly."""
     return {
         "game": name,
         "exposed": seen,
-        "house_edge": float(house_edge),
-        "house_edge_exact": str(house_edge),
-        "base_house_edge": float(base_edge),
-        "call_rate": float(call_rate),
+        "house_edge": float(e.house_edge),
+        "house_edge_exact": str(e.house_edge),
+        "base_house_edge": float(e.base.exact.house_edge),
+        "call_rate": float(e.call_rate),
         "plays_a_hand_the_optimal_player_folds": float(e.plays_folded),
         "folds_a_hand_the_optimal_player_plays": float(e.folds_played),
         "ev_by_rank_seen": {r: str(v) for r, v in e.by_rank.items()},

@@ -198,7 +198,7 @@ def run_no_board(args: argparse.Namespace) -> int:
     if args.out is not None:
         from analysis.report.no_board_sheet import write_no_board_report
 
-        written = write_no_board_report(f, _game_file(args.game), args.out)
+        written = write_no_board_report(f, _game_file(args.game), args.out, options_for(args))
         print("\n".join(no_board_lines(f)[:3]))
         print(f"par sheet written to {written.workbook.parent}/\n" + "\n".join(f"  {p}" for p in written))
         return 0

@@ -18,7 +18,7 @@ the player's cards, one binary search per subset.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
@@ -90,10 +90,13 @@ def no_board_chunks(
     dealer_hole: int | None = None,
     chunk: int = MAX_STATES,
     whole: bool = False,
+    only: Collection[int] | None = None,
 ) -> Iterator[NoBoardCounts]:
     """:func:`count_no_board`'s counts, the classes in order, in chunks of at most ``chunk``
-    states (a class's states in one chunk), the deck's dealer hands filed once for all;
-    ``whole``: in one chunk, or an error naming the states."""
+    states (a class's states in one chunk: :func:`chunk_classes` classes each), the deck's
+    dealer hands filed once for all; ``whole``: in one chunk, or an error naming the
+    states; ``only``: the chunks (by index) to count, the others passed over (a run that
+    resumes)."""
     cards = sorted(set(deck))
     dealer_hole = hole if dealer_hole is None else dealer_hole
     if not 0 <= seen <= 2 or not 1 <= hole <= 6 or not 1 <= dealer_hole <= 6 or seen > dealer_hole:
@@ -143,8 +146,10 @@ def no_board_chunks(
     q = int(np.searchsorted(levels, max(floor, 0)))
     dealer_hands = comb(len(cards) - hole - seen, dealer_hole - seen)
     pick = np.array(list(combinations(range(len(cards) - hole), seen)), dtype=np.int64).reshape(per, seen)
-    step = max(chunk // per, 1)
+    step = chunk_classes(per, chunk)
     for lo in range(0, len(reps), step):
+        if only is not None and lo // step not in only:
+            continue
         rep, weight = reps[lo : lo + step], weights[lo : lo + step]
         free = np.ones((len(rep), 52), dtype=bool)
         free[:, [c for c in range(52) if c not in cards]] = False
@@ -184,6 +189,12 @@ def no_board_chunks(
         yield NoBoardCounts(
             rep.astype(np.int64), np.repeat(weight, per).astype(np.int64), rep_value, counts, dealer_hands, up
         )
+
+
+def chunk_classes(per: int, chunk: int) -> int:
+    """Classes of player hands counted in one chunk of at most ``chunk`` states, ``per``
+    states a class (each set of the dealer's cards seen)."""
+    return max(chunk // per, 1)
 
 
 def card_sets(cards: Sequence[int], k: int) -> np.ndarray:

@@ -30,7 +30,7 @@ from analysis.counting.symmetry import canonical_codes, suit_permutations
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.engine.wagers import WagerFigures, wagers_of
-from analysis.hands.evaluate import best_strength, category_of
+from analysis.hands.evaluate import best_strength, category_of, pair_rank
 from analysis.model.cards import format_cards, parse_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -316,14 +316,12 @@ def pay_lines(hands: np.ndarray, hp: HandPaid) -> np.ndarray:
     category = category_of(best_strength(hands))
     if not any(p.category == "royal_flush" for p in hp.lines):  # a royal is then paid as a straight flush
         category[category == CATEGORIES.index("royal_flush")] = CATEGORIES.index("straight_flush")
-    ranks = np.sort(hands >> 2, axis=1)
-    twice = ranks[:, 1:] == ranks[:, :-1]
-    pair_rank = np.where(twice.any(axis=1), ranks[:, 1:][np.arange(len(ranks)), twice.argmax(axis=1)], -1)
+    pair = pair_rank(hands)
     out = np.full(len(hands), len(hp.lines), dtype=np.int64)
     for i, p in reversed(list(enumerate(hp.lines))):
         hit = category == CATEGORIES.index(p.category)
         if p.category == "pair":
-            hit &= (pair_rank >= p.low) & (pair_rank <= p.high)
+            hit &= (pair >= p.low) & (pair <= p.high)
         out[hit] = i
     return out
 

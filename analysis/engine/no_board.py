@@ -24,6 +24,7 @@ from analysis.counting.streets import RESULTS6
 from analysis.counting.symmetry import orbit_keys, suit_permutations
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
+from analysis.hands.evaluate import pair_rank
 from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards, parse_cards
 from analysis.model.errors import InputError
@@ -53,7 +54,8 @@ def no_board_counts(game: GameSpec, threads: int | None = None) -> NoBoardCounts
 
 @dataclass(frozen=True)
 class HandBetFigures:
-    """A bet on the player's hand alone: the hands of each category and the exact figures
+    """A bet on the player's hand alone: the hands of each pay line, best first (a category
+    split by pair lines keeps its other hands under its own name), and the exact figures
     (per unit bet; every hand of the deck is one deal)."""
 
     bet: HandBet
@@ -217,15 +219,23 @@ class NoBoardFigures:
         """The exact figures of each bet on the player's hand alone, with the file's pays or
         ``pays[name]`` instead."""
         nb = _no_board(self.game)
-        by_category = self.strategy.groupby("category")["hands"].sum()
-        hands = {c: int(by_category.get(c, 0)) for c in reversed(nb.categories)}
+        states = self.states
+        weight = states.weight[np.arange(len(states.codes)) * (len(states.cls) // len(states.codes))]
+        pair = pair_rank(states.hands)
         out = {}
         for name, bet in nb.hand_bets.items():
-            table = bet.pays if pays is None or name not in pays else pays[name]
-            payoffs = {c: Fraction(table.get(c, -1)) for c in hands}
-            out[name] = HandBetFigures(
-                HandBet(bet.title, table), hands, figures_of(hands, payoffs, Fraction(1), Fraction(1))
-            )
+            placed = HandBet(bet.title, bet.pays if pays is None or name not in pays else pays[name])
+            hands: dict[str, int] = {}
+            for c, category in reversed(list(enumerate(nb.categories))):
+                rest = states.category == c
+                split = [x for x in placed.lines(nb.categories) if x.category == category and x.name != category]
+                for line in split:
+                    hit = rest & (pair >= line.low) & (pair <= line.high)
+                    hands[line.name], rest = int(weight[hit].sum()), rest & ~hit
+                if rest.any() or not split:
+                    hands[category] = int(weight[rest].sum())
+            payoffs = {line: Fraction(placed.pays.get(line, -1)) for line in hands}
+            out[name] = HandBetFigures(placed, hands, figures_of(hands, payoffs, Fraction(1), Fraction(1)))
         return out
 
 

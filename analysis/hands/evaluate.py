@@ -52,6 +52,18 @@ def category_of(strength: ArrayLike) -> np.ndarray:
     return tables().category[np.asarray(strength)]
 
 
+def pair_rank(cards: ArrayLike) -> np.ndarray:
+    """The lowest rank each row of cards holds twice or more (-1: none): the rank of a
+    one-pair hand's pair, which a pay line of pairs by rank reads ("pair A-A").
+
+    >>> pair_rank([parse_cards("As Ad 4c 3h 2s"), parse_cards("Ks Qd 4c 3h 2s")]).tolist()
+    [12, -1]
+    """
+    ranks = np.sort(np.atleast_2d(np.asarray(cards)) >> 2, axis=1)
+    twice = ranks[:, 1:] == ranks[:, :-1]
+    return np.where(twice.any(axis=1), ranks[:, 1:][np.arange(len(ranks)), twice.argmax(axis=1)], -1)
+
+
 def describe(text: str) -> str:
     """Category name of the best 5 of 5..7 cards given as text."""
     return CATEGORIES[int(category_of(best_strength([parse_cards(text)]))[0])]

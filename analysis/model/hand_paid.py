@@ -35,12 +35,11 @@ from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
+from analysis.model.pay_lines import PayLine, best_first, check_pairs, pay_line
 from analysis.model.rules import Rules, game_table
 
 #: The most units a hand may have in action (a game is a page of text, not data).
 MAX_STAKE = 60
-#: Rank words of a pay line's pair ("pair J-A"): a rank letter, or 10 for T.
-_PAIR_LINE = re.compile(r"pair (10|[2-9TJQKA])-(10|[2-9TJQKA])")
 
 
 @dataclass(frozen=True, order=True)
@@ -65,31 +64,8 @@ class Move:
         return -(10**6) if self.kind == "fold" else self.change
 
 
-#: The ranks in words, as a pair of them is named.
-PLURALS = tuple("twos threes fours fives sixes sevens eights nines tens jacks queens kings aces".split())
 #: What happens at a street where the file names no decision: the hand rides on.
 RIDE = Move("ride")
-
-
-@dataclass(frozen=True)
-class PayLine:
-    """One line of the pay table: a category, or a pair of ranks ``low``..``high`` (0 = 2s);
-    ``net`` per unit in action (0 a push)."""
-
-    name: str
-    category: str
-    net: Fraction
-    low: int = 0
-    high: int = 12
-
-    def words(self) -> str:
-        """The line as a sheet prints it ("Pair of jacks to aces", "Flush")."""
-        if self.category == "pair" and (self.low, self.high) != (0, 12):
-            return f"Pair of {PLURALS[self.low]} to {PLURALS[self.high]}"
-        return self.category.replace("_", " ").capitalize()
-
-    def pays(self) -> str:
-        return "push" if self.net == 0 else f"{self.net} to 1"
 
 
 @dataclass(frozen=True)
@@ -219,17 +195,6 @@ def _pay_lines(value: object, where: str) -> tuple[PayLine, ...]:
             net = as_fraction(pay)
             if net <= 0 or net > 100_000:
                 raise InputError(f"{where}: {text}: pays 'push' or more than 0 and at most 100,000 to 1, not {pay!r}")
-        match = _PAIR_LINE.fullmatch(text)
-        if match:
-            low, high = (RANKS.index(r.replace("10", "T")) for r in match.groups())
-            if low > high:
-                raise InputError(f"{where}: {text}: the lower rank first ('pair 6-10')")
-            lines.append(PayLine(text, "pair", net, low, high))
-        elif text in CATEGORIES:
-            lines.append(PayLine(text, text, net))
-        else:
-            raise InputError(f"{where}: unknown line {text!r}: a category ({', '.join(CATEGORIES)}) or 'pair R-R'")
-    pairs = sorted((p.low, p.high) for p in lines if p.category == "pair")
-    if any(a[1] >= b[0] for a, b in zip(pairs, pairs[1:])) or ((0, 12) in pairs and len(pairs) > 1):
-        raise InputError(f"{where}: two pair lines cover the same rank")
-    return tuple(sorted(lines, key=lambda p: (-CATEGORIES.index(p.category), -p.high)))
+        lines.append(pay_line(text, net, CATEGORIES, where))
+    check_pairs(lines, where)
+    return best_first(lines)

@@ -14,8 +14,9 @@ cards he sees). What its game file states beyond the board games' keys, validate
   (a tie is the player's win);
 - ``[ante] bonus``: pays (to 1) on the player's hand when he plays, whatever the dealer
   holds;
-- ``[hand_bets.NAME]``: a bet on the player's hand alone (Pair Plus), its ``title`` and
-  ``pays``, settled without the dealer and without the decision.
+- ``[hand_bets.NAME]``: a bet on the player's hand alone (Pair Plus, Aces Up), its
+  ``title`` and ``pays`` by category or by a pair's ranks (``"pair A-A" = 1``), settled
+  without the dealer and without the decision.
 
 >>> doc = {"name": "t", "cards": {"hole": 3, "board": 0, "hand": "three-card"}, "dealer": {"qualifier": "queen-high"}}
 >>> rules, nb = no_board_from_document(doc, "t.toml")
@@ -35,6 +36,7 @@ from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES, FOUR_CARD_CATEGORIES, THREE_CARD_CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
+from analysis.model.pay_lines import PAIR_LINE, PayLine, best_first, check_pairs, pay_line
 from analysis.model.rules import Rules, game_table
 
 #: The hand rankings a game without a board may name: the cards of a hand and its categories.
@@ -53,10 +55,15 @@ RANK_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "
 
 @dataclass(frozen=True)
 class HandBet:
-    """A bet on the player's hand alone: pays (to 1) by category; any other hand loses."""
+    """A bet on the player's hand alone: pays (to 1) by line, a category or a pair by its
+    rank (``"pair A-A"``: Aces Up's "pair of aces or better"); any other hand loses."""
 
     title: str
     pays: Mapping[str, Fraction]
+
+    def lines(self, categories: tuple[str, ...]) -> tuple[PayLine, ...]:
+        """The bet's pay lines, best first."""
+        return best_first((pay_line(name, net, categories) for name, net in self.pays.items()), categories)
 
 
 @dataclass(frozen=True)
@@ -156,7 +163,9 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
         title = bet.get("title", key)
         if not isinstance(title, str) or len(title) > 60:
             raise InputError(f"{at} title: text of at most 60 characters")
-        hand_bets[str(key)] = HandBet(title, _pays(bet.get("pays"), categories, f"{at} pays"))
+        pays = _pays(bet.get("pays"), categories, f"{at} pays", pair_lines=True)
+        check_pairs([pay_line(name, net, categories, f"{at} pays") for name, net in pays.items()], f"{at} pays")
+        hand_bets[str(key)] = HandBet(title, pays)
     nb = NoBoard(ranking, hole, qualifier, bonus, hand_bets, up, 0 if dealer_hole == hole else dealer_hole, ties)
     return rules, nb
 
@@ -186,13 +195,17 @@ def _qualifier(value: object, where: str) -> tuple[int, ...] | None:
     )
 
 
-def _pays(value: object, categories: tuple[str, ...], where: str, empty: bool = False) -> dict[str, Fraction]:
-    if not isinstance(value, dict) or (not value and not empty):
-        raise InputError(f"{where}: a table {{category = pays to 1}} of the paid categories")
+def _pays(
+    value: object, categories: tuple[str, ...], where: str, empty: bool = False, pair_lines: bool = False
+) -> dict[str, Fraction]:
+    """A table of pays (to 1) by category; with ``pair_lines``, pairs by rank too ("pair A-A")."""
+    if not isinstance(value, dict) or (not value and not empty) or len(value) > 20:
+        raise InputError(f"{where}: a table {{category = pays to 1}} of the paid categories (at most 20)")
     out = {}
     for category, pay in value.items():
-        if category not in categories:
-            raise InputError(f"{where}: {str(category)[:40]!r} is not a category here ({', '.join(categories)})")
+        if not (category in categories or (pair_lines and PAIR_LINE.fullmatch(str(category)[:30]))):
+            also = " or 'pair R-R' (a pair of ranks R to R)" if pair_lines else ""
+            raise InputError(f"{where}: {str(category)[:40]!r} is not a category here ({', '.join(categories)}){also}")
         number = as_fraction(pay)
         if number < 0 or number > 1_000_000:
             raise InputError(f"{where}: {category}: a pay is between 0 and 1,000,000 to 1, not {pay}")

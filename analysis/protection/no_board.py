@@ -43,6 +43,16 @@ class BoardlessExposure:
     folds_played: Fraction
     by_rank: dict[str, Fraction]
 
+    @property
+    def house_edge(self) -> Fraction:
+        """The exposed game's house edge (per ante; negative when the player has the edge)."""
+        return self.exposed.exact.house_edge
+
+    @property
+    def call_rate(self) -> Fraction:
+        """The share of hands the exposed player plays."""
+        return self.exposed.exact.call_rate
+
 
 def exposure_no_board(game: GameSpec, seen: int, base: NoBoardFigures | None = None) -> BoardlessExposure:
     """``game`` solved with ``seen`` of the dealer's cards seen before the decision (``base``:

@@ -25,7 +25,7 @@ def write_par_sheet(
     """``<name>-optimal-par-sheet`` (workbook, page, PDF) of ``figures`` in ``out_dir``;
     ``game_file``: the file the game was read from (its SHA-256 and what changed from it)."""
     if isinstance(figures, NoBoardFigures):
-        return write_no_board_report(figures, game_file, out_dir)
+        return write_no_board_report(figures, game_file, out_dir, options)
     if isinstance(figures, HandPaidFigures):
         return write_hand_paid_report(figures, game_file, out_dir)
     return build_street_report(figures.game, options, figures=figures, game_file=game_file).write(out_dir)

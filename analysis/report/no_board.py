@@ -18,7 +18,6 @@ from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import Option
-from analysis.protection.no_board import exposure_no_board
 from analysis.report.regulation import RuleSection, odds_words, times_the_ante
 from analysis.report.tables import FORMULAS, LEVELS
 from analysis.report.wording import category_words, percent
@@ -130,7 +129,7 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
                     f"{bet.title} is a bet on the player's hand alone, made before the deal; it does not depend on "
                     "the dealer's hand or on the player's decision. It is paid at these odds; any other hand loses:",
                 ),
-                tuple((category_words(c).capitalize(), odds_words(p)) for c, p in _best_first(bet.pays, f)),
+                tuple((line.words(), odds_words(line.net)) for line in bet.lines(nb.categories)),
             )
         )
     return sections
@@ -253,35 +252,6 @@ def written_rules_table(f: NoBoardFigures) -> pd.DataFrame:
     )
 
 
-def protection_table(f: NoBoardFigures) -> pd.DataFrame:
-    """Game protection: the game as dealt, then with one and two of the dealer's cards
-    flashed before the decision, each solved exactly (a game whose dealer shows none): the
-    house edge, how often the player plays, and what gives him away. Empty for a game whose
-    dealer shows a card (its hole card is counted by ``protect``, in minutes)."""
-    nb = f.game.no_board
-    if nb is None or nb.up:
-        return pd.DataFrame()
-    e = f.exact
-    rows = [("nothing (the game as dealt)", e.house_edge, e.call_rate, Fraction(0), Fraction(0))]
-    for seen in range(1, min(2, nb.dealer_cards - 1) + 1):
-        x = exposure_no_board(f.game, seen, f)
-        cards = f"{('one', 'two')[seen - 1]} of the dealer's cards"
-        rows.append((cards, x.exposed.exact.house_edge, x.exposed.exact.call_rate, x.plays_folded, x.folds_played))
-    return pd.DataFrame(
-        [
-            {
-                "the player saw": what,
-                "house edge": percent(edge),
-                "house edge (exact)": str(edge),
-                "hands played": percent(played),
-                "plays a hand the optimal player folds (share of deals)": percent(folded),
-                "folds a hand the optimal player plays (share of deals)": percent(kept),
-            }
-            for what, edge, played, folded, kept in rows
-        ]
-    )
-
-
 def strategy_by_category(f: NoBoardFigures) -> pd.DataFrame:
     """How often each category of player hand is played: the hands, and of the deals of each
     (hand, dealer's card), the share played."""
@@ -330,15 +300,19 @@ def strategy_table(f: NoBoardFigures) -> pd.DataFrame:
 def hand_bet_table(f: NoBoardFigures) -> pd.DataFrame:
     """Each bet on the player's hand alone, line by line: hands, probability, pays, contribution."""
     rows = []
+    categories = f.game.no_board.categories if f.game.no_board else ()
     for b in f.hand_bets().values():
         total = sum(b.hands.values())
+        lines = {x.name: x for x in b.bet.lines(categories)}
+        split = {x.category for x in lines.values() if x.name != x.category}
         for c, n in b.hands.items():
             pays = Fraction(b.bet.pays.get(c, -1))
             p = Fraction(n, total)
+            words = lines[c].words().lower() if c in lines else category_words(c)
             rows.append(
                 {
                     "bet": b.bet.title,
-                    "player's hand": category_words(c),
+                    "player's hand": f"any other {words}" if c in split else words,
                     "hands": n,
                     "probability": percent(p),
                     "probability (exact)": str(p),

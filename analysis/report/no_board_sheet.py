@@ -10,12 +10,12 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.engine.no_board import NoBoardFigures
+from analysis.parallel.options import RunOptions
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Plot, Section, Table, figures_sha256, image
 from analysis.report.no_board import (
     PUBLISHED,
     examples_rows,
     hand_bet_table,
-    protection_table,
     rules_of_play,
     strategy_by_category,
     strategy_table,
@@ -24,6 +24,7 @@ from analysis.report.no_board import (
     written_rules,
     written_rules_table,
 )
+from analysis.report.no_board_protection import protection_blocks, protection_table
 from analysis.report.odds import wager_odds
 from analysis.report.render import Written, write_report
 from analysis.report.sections import (
@@ -43,11 +44,13 @@ from analysis.report.tables import clauses_table, confidence_table, return_table
 from analysis.report.wording import percent
 
 
-def no_board_sheets(f: NoBoardFigures, game_file: Path | None) -> dict[str, pd.DataFrame]:
+def no_board_sheets(
+    f: NoBoardFigures, game_file: Path | None, options: RunOptions | None = None
+) -> dict[str, pd.DataFrame]:
     """The workbook's sheets."""
     table = return_table(f.outcomes(), play="play")
     table["betting ended"] = table["betting ended"].replace("bet before the flop", "played")  # no flop to name
-    protection = protection_table(f)
+    protection = protection_table(f, options)
     return {
         "Summary": summary_table(f),
         "Rules": clauses_table(rules_of_play(f)),
@@ -107,25 +110,6 @@ def strategy_blocks(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> tuple
             Table(sheets["Written strategies"]),
         )
     return blocks
-
-
-def protection_blocks(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> tuple[Paragraph | Table, ...]:
-    """The protection section: the table of dealer cards seen, or where the dealer shows a
-    card, where its hole card beside it is counted."""
-    if "Game protection" in sheets:
-        return (
-            Paragraph(
-                "What a dealer who flashes her cards gives away: the game solved exactly with the cards seen before "
-                "the decision, and the pattern of play that shows a player who sees them:"
-            ),
-            Table(sheets["Game protection"]),
-        )
-    return (
-        Paragraph(
-            "A hole card seen beside the dealer's up card makes a game of its own, 145 million states for five-card "
-            "hands; it is counted exactly by the protect command with one card exposed (minutes), not in this sheet."
-        ),
-    )
 
 
 def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Document:
@@ -221,7 +205,10 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
     return Document(f"{game.title}: par sheet", "Optimal strategy: every deal counted exactly", facts, sections, images)
 
 
-def write_no_board_report(f: NoBoardFigures, game_file: Path | None, out_dir: str | Path) -> Written:
-    """``<name>-optimal-par-sheet`` as a workbook, a page and a PDF in ``out_dir``."""
-    sheets = no_board_sheets(f, game_file)
+def write_no_board_report(
+    f: NoBoardFigures, game_file: Path | None, out_dir: str | Path, options: RunOptions | None = None
+) -> Written:
+    """``<name>-optimal-par-sheet`` as a workbook, a page and a PDF in ``out_dir``;
+    ``options``: where an earlier ``protect`` run kept a hole card's count."""
+    sheets = no_board_sheets(f, game_file, options)
     return write_report(no_board_document(f, sheets), sheets, out_dir, f"{f.game.name}-optimal-par-sheet")

@@ -6,6 +6,9 @@ each a :class:`~analysis.report.appendix.Check`, in the order they run (:data:`C
   against the closed-form count of each category;
 * **wagers add up**: each wager on its own (ante, play bet, ante bonus) over every outcome,
   their expected results summed, equals the game's, and every deal is one outcome;
+* **bets on the hand** (a game that has them): every hand of the deck valued and put on its
+  pay line of each bet on the player's hand alone (a category, or a pair by its rank), hand
+  by hand, against the solve's count by class of hands;
 * **small-deck states**: the same game file on a small deck, every state (a player hand,
   with the card the dealer shows) counted by the compiled core, against every dealer hand
   played out (:func:`~analysis.counting.no_board.count_state`);
@@ -28,10 +31,11 @@ from math import comb, lcm
 
 import numpy as np
 
-from analysis.counting.no_board import count_state
+from analysis.counting.no_board import card_sets, count_state
 from analysis.engine.no_board import NoBoardFigures, no_board_counts, solve_no_board
 from analysis.engine.no_board_simulation import deal_nets, sample_no_board
 from analysis.engine.wagers import wager_figures
+from analysis.hands.evaluate import pair_rank
 from analysis.hands.rankings import RANKINGS
 from analysis.model.categories import CATEGORY_COUNTS_5
 from analysis.model.errors import InputError
@@ -52,6 +56,7 @@ from analysis.report.verification import (
 CHECKS = (
     "hand ranking of every hand",
     "wagers add up",
+    "bets on the hand",
     "small-deck states",
     "small-deck deals settled apart",
     "Monte Carlo, optimal",
@@ -96,6 +101,7 @@ def verify_no_board(
     steps = [
         ("hand ranking of every hand", lambda: _ranking(game)),
         ("wagers add up", lambda: _wagers(f)),
+        *([("bets on the hand", lambda: _hand_bets(f))] if game.no_board.hand_bets else []),
         ("small-deck states", lambda: _states(small, deck)),
         ("small-deck deals settled apart", lambda: _deals(small, deck)),
         ("Monte Carlo, optimal", lambda: _monte_carlo(f, hands, seed)),
@@ -131,6 +137,31 @@ def _wagers(f: NoBoardFigures) -> tuple[bool, str, str, str]:
         "against the game's, and the outcomes' deals against every deal",
         f"{f.exact.ev} per hand over {f.total:,} deals",
         f"{total} per hand over {deals:,} deals",
+    )
+
+
+def _hand_bets(f: NoBoardFigures) -> tuple[bool, str, str, str]:
+    nb = f.game.no_board
+    assert nb is not None
+    ranking = RANKINGS[nb.ranking]
+    hands = card_sets(f.game.rules.deck, nb.hole)
+    category, pair = ranking.category(ranking.values(hands)), pair_rank(hands)
+    expected, found = [], []
+    for b in f.hand_bets().values():
+        line = np.array(nb.categories, dtype=object)[category]
+        for x in b.bet.lines(nb.categories):
+            if x.name != x.category:
+                line[(category == nb.categories.index(x.category)) & (pair >= x.low) & (pair <= x.high)] = x.name
+        counted = Counter(line.tolist())
+        expected.append(f"{b.bet.title}: " + ", ".join(f"{k} {n:,}" for k, n in b.hands.items()))
+        found.append(f"{b.bet.title}: " + ", ".join(f"{k} {counted.get(k, 0):,}" for k in b.hands))
+        found[-1] += "" if set(counted) <= set(b.hands) else f"; lines the solve lacks: {set(counted) - set(b.hands)}"
+    return (
+        expected == found,
+        f"each bet on the player's hand alone: every one of the {len(hands):,} hands of the deck valued and put on "
+        "its pay line one by one, against the solve's hands of each line counted by class of hands",
+        "; ".join(expected),
+        "; ".join(found),
     )
 
 

@@ -29,7 +29,8 @@ from analysis.engine.streets import StreetFigures, solve_streets
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError, SolveError
 from analysis.model.game import Blind, GameSpec
-from analysis.model.hand_paid import HandPaid, PayLine
+from analysis.model.hand_paid import HandPaid
+from analysis.model.pay_lines import PayLine, best_first
 from analysis.model.paytable import PayTable, PayTableSpec
 from analysis.parallel.options import RunOptions
 from analysis.tuning.tuner import PayTuner
@@ -114,9 +115,7 @@ class StreetTuner(PayTuner):
             raise InputError(f"{self.game.title} pays pairs by rank: change its [pays] lines of pairs in the file")
         had = {x.category for x in hp.lines if x.name == x.category}
         lines = [PayLine(c, c, p) for c, p in pays.pays.items() if p or c in had]
-        return replace(
-            hp, lines=tuple(sorted([*lines, *by_rank], key=lambda x: (-CATEGORIES.index(x.category), -x.high)))
-        )
+        return replace(hp, lines=best_first([*lines, *by_rank]))
 
     def evaluate(
         self, paytable: PayTableSpec = None, strategy: str | Strategy = "optimal"
