@@ -76,6 +76,20 @@ def test_breakpoints_are_the_curve_and_it_is_concave(holdem):
     assert curve.at(2).house_edge == engine.decide(None).exact.house_edge
 
 
+def test_the_command_prints_the_breakpoints(holdem, cli):
+    """``tune --curve`` on a one-decision game: the curve's breakpoints, as drawn."""
+    _, engine = holdem
+    rows = cli("tune", "--game", "casino-holdem", "--curve", "flush", "--bounds", "1", "2", "--format", "json").json()
+    pays, edges = PayCurve(engine, None, "flush", "ante").breakpoints(1.0, 2.0)
+    assert np.allclose([r["flush"] for r in rows], pays, rtol=1e-14, atol=0)
+    assert np.allclose([r["house_edge"] for r in rows], edges, rtol=1e-13, atol=0)
+    assert len(rows) > 10 and rows[0]["house_edge"] == pytest.approx(
+        float(engine.decide(PayTable.load(None).replace(flush=1)).exact.house_edge), abs=1e-13
+    )
+    bad = cli("tune", "--game", "casino-holdem", "--curve", "five_of_a_kind")
+    assert bad.returncode == 2 and "--curve: 'five_of_a_kind' is not a category" in bad.stderr, bad.stderr
+
+
 def test_bad_input():
     rules = preset("casino-holdem").small_deck("9TJQKA", "cd")
     engine = ReturnEngine.from_counts(count_flops(rules, plan(rules)), rules)

@@ -1,5 +1,6 @@
 """``casino-omaha tune``: a changed pay table with the strategy re-optimised, sweeps of one
-or two pays, or the pay that hits a target house edge."""
+or two pays, the exact curve of the house edge in one pay (every breakpoint), or the pay
+that hits a target house edge."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction, shown
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pandas as pd
+
     from analysis.engine.solve import Solved
     from analysis.model.paytable import PayTable
     from analysis.tuning.street_tuner import StreetTuner
@@ -49,7 +54,12 @@ def add_parser(sub: Subparsers) -> None:
         metavar="CATEGORY=LOW:HIGH:STEP",
         help="vary one pay (twice for a grid); LOW:HIGH:STEP or a comma list",
     )
-    p.add_argument("--plot", type=out_file, help="with --sweep: write the plot to this PNG file")
+    p.add_argument(
+        "--curve",
+        metavar="CATEGORY",
+        help="every breakpoint of the exact curve of the optimal house edge in this pay, between --bounds",
+    )
+    p.add_argument("--plot", type=out_file, help="with --sweep or --curve: write the plot to this PNG file")
     p.add_argument("--target", type=number, help="solve for this house edge per ante (e.g. 0.02)")
     p.add_argument("--vary", action="append", default=[], metavar="CATEGORY", help="pay(s) to solve for")
     p.add_argument("--bounds", nargs=2, type=number, default=(Fraction(0), Fraction(1000)), metavar=("LOW", "HIGH"))
@@ -103,22 +113,20 @@ def run(args: argparse.Namespace) -> int:
     sweeps = {c: parse_range(v, MAX_SWEEP) for c, v in map(parse_assignment, args.sweep)}
     if args.target is not None and not args.vary:
         raise InputError("--target needs --vary CATEGORY")
-    if args.plot and not sweeps:
-        raise InputError("--plot goes with --sweep")
+    if args.plot and not sweeps and not args.curve:
+        raise InputError("--plot goes with --sweep or --curve")
+    if args.curve is not None:
+        frame = _curve(args, streets, table)
+        if args.plot:
+            _plot(frame, [args.curve], args.plot)
+        text = frame.to_json(orient="records", double_precision=15) if args.format == "json" else None
+        print(text or frame.to_string(index=False))
+        return 0
     tuner: PayTuner = streets if streets is not None else Tuner(engine_for(args), args.pays_on)
     if sweeps:
         frame = tuner.sweep(table, **sweeps)
         if args.plot:
-            from matplotlib.figure import Figure
-
-            from analysis.report.plots import plot_sweep
-            from analysis.store.atomic import atomic_path
-
-            names = list(sweeps)
-            fig = Figure(figsize=(6, 3.6))
-            plot_sweep(frame, names[0], names[1] if len(names) > 1 else None, ax=fig.subplots())
-            with atomic_path(args.plot) as tmp:
-                fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
+            _plot(frame, list(sweeps), args.plot)
         print(frame.to_json(orient="records") if args.format == "json" else frame.to_string(index=False))
     elif args.target is not None:
         frame = tuner.solve(args.target, args.vary, tuple(args.bounds), args.integer, table)
@@ -161,3 +169,42 @@ def format_solved(tuner: StreetTuner, table: PayTable, result: Solved) -> str:
             f"standard deviation  {e.standard_deviation:.6f} {unit}s per hand",
         ]
     )
+
+
+def _curve(args: argparse.Namespace, streets: StreetTuner | None, table: PayTable) -> pd.DataFrame:
+    """The curve's breakpoints between the bounds: pay and house edge, exact where the game's
+    curve is (a game without a board), as floats for a one-decision game's."""
+    import pandas as pd
+
+    from analysis.engine.pay_curve import PayCurve
+
+    c, (low, high) = args.curve, args.bounds
+    if not 0 <= low < high:
+        raise InputError(f"--bounds for a curve: 0 <= LOW < HIGH, not {low}, {high}")
+    if streets is not None:
+        points = streets.curve(c, table).breakpoints(low, high)
+        return pd.DataFrame(
+            {
+                c: [float(p) for p, _ in points],
+                "house_edge": [float(e) for _, e in points],
+                "pay_exact": [str(p) for p, _ in points],
+                "house_edge_exact": [str(e) for _, e in points],
+            }
+        )
+    if c not in CATEGORIES:
+        raise InputError(f"--curve: {shown(c)} is not a category ({', '.join(CATEGORIES)})")
+    pays, edges = PayCurve(engine_for(args), table, c, args.pays_on).breakpoints(float(low), float(high))
+    return pd.DataFrame({c: pays, "house_edge": edges})
+
+
+def _plot(frame: pd.DataFrame, names: list[str], path: Path) -> None:
+    """The house edge against the pay(s) swept, written to ``path`` (PNG)."""
+    from matplotlib.figure import Figure
+
+    from analysis.report.plots import plot_sweep
+    from analysis.store.atomic import atomic_path
+
+    fig = Figure(figsize=(6, 3.6))
+    plot_sweep(frame, names[0], names[1] if len(names) > 1 else None, ax=fig.subplots())
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")

@@ -10,9 +10,9 @@ board (its counts are made once), a count of every deal for a game with a board 
 time a table is seen (Ultimate Texas Hold'em about 20 s on 2 cores), a read of the result
 store after that. The panel shows the figures with their exact fractions, the return
 table, the difference against the starting table and the command that reproduces the
-table; buttons draw the house edge against the pay last changed (one solve per point,
-stopped by a newer change), solve that pay for a target edge, and write the par sheet of
-the changed game.
+table; buttons draw the house edge against the pay last changed (a game without a board's
+exact curve, every breakpoint; else one solve per point, stopped by a newer change), solve
+that pay for a target edge, and write the par sheet of the changed game.
 
 Changes coalesce on one worker thread (:class:`analysis.tuning.coalesce.LatestWorker`), as
 in the one-decision panel; a value that is not a pay shows a message beside its box and
@@ -192,13 +192,24 @@ class GamePanel(PayRows):
         return shlex.join(words)
 
     def _sweep(self) -> None:
-        """The house edge against the focused pay from 0 to its slider's end, one solve per
-        point; a newer change stops it (the plot stays as it was)."""
+        """The house edge against the focused pay from 0 to its slider's end: for a game
+        without a board its exact curve, every breakpoint; else one solve per point, which
+        a newer change stops (the plot stays as it was)."""
         table, problem = self.current()
         if table is None:
             self._say(error_html(f"nothing drawn: {problem}"))
             return
         c, top = self.focus, self.sliders[self.focus].max
+        if self.game.no_board is not None:
+            self._say(f"drawing the exact curve of the {c.replace('_', ' ')} pay ...")
+            curve = self.tuner.curve(c, table)
+            points = curve.breakpoints(Fraction(0), max(Fraction(top), table.pays[c]))
+            frame = pd.DataFrame({c: [float(p) for p, _ in points], "house_edge": [float(e) for _, e in points]})
+            now = curve.house_edge(table.pays[c])
+            self.plot.value = sweep_png(frame, c, table.pays[c], now, "optimal")
+            self.plot.layout.visibility = "visible"
+            self._say(f"drawn: the exact curve, {len(points) - 2:,} breakpoints between 0 and {float(top):g}")
+            return
         pays = sorted(
             {Fraction(top * i / (self.sweep_points - 1)).limit_denominator(1000) for i in range(self.sweep_points)}
             | {table.pays[c]}

@@ -24,6 +24,7 @@ from fractions import Fraction
 from analysis.counting.no_board import NoBoardCounts
 from analysis.engine.hand_paid import HandPaidFigures, solve_hand_paid
 from analysis.engine.no_board import NoBoardFigures, no_board_counts, solve_no_board
+from analysis.engine.no_board_curve import NoBoardCurve
 from analysis.engine.strategies import Strategy
 from analysis.engine.streets import StreetFigures, solve_streets
 from analysis.model.categories import CATEGORIES
@@ -63,6 +64,7 @@ class StreetTuner(PayTuner):
             else "ante"
         )
         self._counts: NoBoardCounts | None = None
+        self._curves: dict[tuple[object, ...], NoBoardCurve] = {}
 
     def table(self, base: PayTableSpec = None) -> PayTable:
         if base is not None:
@@ -129,11 +131,31 @@ class StreetTuner(PayTuner):
             return solve_no_board(game, counted=self._counts)
         return solve_hand_paid(game) if game.hand_paid is not None else solve_streets(game, self.options)
 
+    def curve(self, category: str, base: PayTableSpec = None) -> NoBoardCurve:
+        """The exact curve of the optimal house edge in ``category``'s pay (the other pays
+        ``base``'s), every breakpoint of it: games without a board, from their counts."""
+        if self.game.no_board is None:
+            raise InputError(
+                f"{self.game.title}: the exact curve of one pay is drawn for games without a board here; "
+                "this game is swept a solve per point (--sweep)"
+            )
+        table, hands = self.table(base), self.game.no_board.categories
+        if category not in hands:
+            raise InputError(f"{self.game.title} has no {category}: its hands are {', '.join(hands)}")
+        key = (category, tuple(sorted((c, p) for c, p in table.pays.items() if c != category)))
+        if key not in self._curves:
+            if self._counts is None:
+                self._counts = no_board_counts(self.game, self.options.threads)
+            at_zero, at_one = (self.game_with(table.with_pays({category: Fraction(p)})) for p in (0, 1))
+            self._curves = {key: NoBoardCurve(at_zero, at_one, self._counts)}  # the last one drawn is kept
+        return self._curves[key]
+
     def _solve_continuous(
         self, target: Fraction, category: str, limits: tuple[Fraction, Fraction], base: PayTable
     ) -> list[tuple[dict[str, Fraction], Fraction]]:
-        """The exact pay of ``target`` when it can be certified, else the two pays a
-        millionth apart that bracket it (a decision turns between them).
+        """The exact pay of ``target``: for a game without a board read off its exact curve;
+        else when it can be certified, or the two pays a millionth apart that bracket it
+        (a decision turns between them).
 
         Newton's step from a pay, on the counts of its optimal play, gives a root r; the
         pays a <= r <= b a millionth apart are solved (a table's pays enter the exact
@@ -141,6 +163,12 @@ class StreetTuner(PayTuner):
         deals in every outcome), the edge is that one line on [a, b] (it is concave: at
         least the chord, at most each strategy's line), so r is the exact root."""
         lo, hi = limits
+        if self.game.no_board is not None:
+            curve = self.curve(category, base)
+            pay = curve.pay_for(target, lo, hi)
+            if pay is None:  # the tuner checked the ends reach the target
+                raise SolveError(f"no pay of {category} between {lo} and {hi} gives {target}")
+            return [({category: pay}, curve.house_edge(pay))]
         guess = min(max(base.pays[category], lo), hi)
         for _ in range(MAX_STEPS):
             root = self._root(self.evaluate(base.with_pays({category: guess})), target, category, base)
