@@ -102,7 +102,8 @@ def game_tree_with_the_card(game):
         for o in v.preflop
     ]
     holding = np.array([[j in f for j in range(n)] for f in combinations(range(n), 3)], dtype=np.int64)  # nf x n
-    with_f, f_choice_pre = pick([x @ holding for x in by_flop])  # cells x n
+    flop_card_values = [x @ holding for x in by_flop]  # per option: cells x n
+    with_f, f_choice_pre = pick(flop_card_values)
     per_f = (n - 1) * (n - 2) // 2 * nr * nd  # the deals of one (cell, f)
     flop_card_preflop = {str(o): int((f_choice_pre == i).sum()) * per_f for i, o in enumerate(v.preflop)}
     # ... or one card t of the turn and river: the flop decided knowing it too, per (cell, flop, t)
@@ -171,6 +172,9 @@ def game_tree_with_the_card(game):
         river=river_values,
         per=(per_cell, nr * nd, nd),
         scale=v.scale,
+        # per option: the value summed over the deals of each (cell, board card position)
+        flop_card_values=(flop_card_values, per_f),
+        runout_card_values=(by_t, per_t),
     )
 
 
@@ -225,6 +229,25 @@ def test_advice_with_the_card_is_the_tree_at_each_street(name, tmp_path):
             options = {"preflop": v.preflop, "flop": v.flop, "river": v.river}[street]
             want = {str(o): Fraction(int(x[at]), tree.scale * per) for o, x in zip(options, values)}
             assert (a.street, a.evs) == (street, want)
+
+
+@pytest.mark.parametrize("name", FITS)
+def test_advice_with_a_board_card_seen_too_is_the_tree(name, tmp_path):
+    """Before the flop, a flop card or a turn or river card seen besides the dealer's: random
+    states' EVs (read from the count's classes) equal the tree's values of the same state."""
+    game = game_from_document(STRUCTURES[name], name)
+    figures = solve_seen_card(game, RunOptions(root=tmp_path, threads=2), runout=True)
+    tree = game_tree_with_the_card(game)
+    v = street_values(game)
+    rng = np.random.default_rng(11)
+    for i in rng.choice(len(tree.cells), 8, replace=False):
+        seen, hole = tree.cells[i]
+        j = int(rng.integers(len(tree.rest[i])))
+        card = format_cards([int(tree.rest[i][j])])
+        for runout, (values, per) in ((False, tree.flop_card_values), (True, tree.runout_card_values)):
+            a = advise_seen_card(game, format_cards(hole), format_cards([seen]), "", figures, card, runout)
+            want = {str(o): Fraction(int(x[i, j]), tree.scale * per) for o, x in zip(v.preflop, values)}
+            assert (a.street, a.evs, a.board_seen.endswith(card)) == ("preflop", want, True)
 
 
 def test_a_game_of_another_shape_is_refused():
@@ -297,6 +320,23 @@ def test_advise_with_a_dealer_card_seen_at_each_street(cli, tmp_path):
     assert out.returncode == 2 and "--exposed: a dealer card seen is advised in games of two hole cards" in out.stderr
     twice = cli("advise", "Ac Kc", "--game", path, "--exposed", "Ac", "--flop", "Tc Jd 9d")
     assert twice.returncode == 2 and "card Ac is dealt twice" in twice.stderr
+    # a board card seen too, before the flop: the count with it (the turn or river's counted on asking)
+    store = ["--store", tmp_path / "store"]
+    for option, runout in (("--flop-card", False), ("--runout-card", True)):
+        run = cli("advise", "Ac Kc", "--game", path, "--exposed", "9c", option, "Qd", *store, "--format", "json")
+        a = advise_seen_card(
+            game, "Ac Kc", "9c", "", solve_seen_card(game, RunOptions(root=tmp_path / "store"), runout), "Qd", runout
+        )
+        assert run.json()["evs"] == {o: str(ev) for o, ev in a.evs.items()}
+        assert run.json()["board_card_seen"] == ("turn or river card Qd" if runout else "flop card Qd")
+    for args, message in [
+        (("--flop-card", "Qd"), "go with --exposed"),
+        (("--exposed", "9c", "--flop-card", "Qd", "--runout-card", "Qh"), "one board card seen"),
+        (("--exposed", "9c", "--flop-card", "Qd", "--flop", "Tc Jd 9d"), "advised before the flop"),
+        (("--exposed", "9c", "--flop-card", "Kc"), "card Kc is dealt twice"),
+    ]:
+        bad = cli("advise", "Ac Kc", "--game", path, *args, *store)
+        assert bad.returncode == 2 and message in bad.stderr and len(bad.stderr.splitlines()) == 1, bad.stderr
 
 
 @pytest.mark.slow

@@ -51,6 +51,18 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--enumerate", action="store_true", help="enumerate the state even when a store exists")
     p.add_argument("--exposed", default=None, metavar="CARDS", help='dealer cards the player saw, e.g. "3c"')
     p.add_argument(
+        "--flop-card",
+        default=None,
+        metavar="CARD",
+        help="with --exposed, before the flop: a flop card the player saw too (the count of `protect --exposed 1`)",
+    )
+    p.add_argument(
+        "--runout-card",
+        default=None,
+        metavar="CARD",
+        help="with --exposed, before the flop: a turn or river card he saw too (`protect --exposed 1 --runout-card`)",
+    )
+    p.add_argument(
         "--dead", default=None, metavar="CARDS", help='cards out of play (other seats\' hole cards), e.g. "3c 4c 5d"'
     )
     add_format(p)
@@ -119,6 +131,10 @@ def run_streets(args: argparse.Namespace) -> int:
     if args.flop is not None and args.board is not None:
         raise InputError("give --flop (the flop decision) or --board (the river decision), not both")
     game = load_game(args.game)
+    if args.flop_card and args.runout_card:
+        raise InputError("give --flop-card or --runout-card: one board card seen")
+    if (args.flop_card or args.runout_card) and not args.exposed:
+        raise InputError("--flop-card and --runout-card go with --exposed (the dealer card seen too)")
     if args.exposed:
         return _run_seen_card(args, game)
     if game.hand_paid is not None:
@@ -174,15 +190,17 @@ def _run_seen_card(args: argparse.Namespace, game: GameSpec) -> int:
     if args.qualifier is not None:
         game = game.with_qualifier(args.qualifier)
     board = args.board or args.flop or ""
-    figures = None if board else solve_seen_card(game, RunOptions(root=args.store))
-    a = advise_seen_card(game, args.hole, args.exposed, board, figures)
+    card = args.flop_card or args.runout_card or ""
+    figures = None if board else solve_seen_card(game, RunOptions(root=args.store), runout=bool(args.runout_card))
+    a = advise_seen_card(game, args.hole, args.exposed, board, figures, card, runout=bool(args.runout_card))
     if args.format == "json":
         print_json(
             {"game": a.game, "street": a.street, "hole": a.hole, "seen": a.seen, "board": a.board, "evs": a.evs}
+            | ({"board_card_seen": a.board_seen} if a.board_seen else {})
             | {"best": a.best}
         )
         return 0
-    where = f", board {a.board}" if a.board else ""
+    where = f", board {a.board}" if a.board else f", the {a.board_seen} seen" if a.board_seen else ""
     print(f"{game.title}: hole {a.hole}, the dealer's {a.seen} seen{where} ({a.street} decision)")
     for option, ev in a.evs.items():
         mark = "  <- best" if option == a.best else ""

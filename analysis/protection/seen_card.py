@@ -141,6 +141,12 @@ class BoardCardFigures(_PerHand):
     deals: int
     preflop: dict[str, int]
     classes: int
+    #: the class of each (board card, seen card, holding) cell ((f * 52 + d1) * 1326 + colex
+    #: index of the holding), each class's summed value of each pre-flop option (1/``scale``
+    #: ante) and its deals: what advice before the flop with both cards seen reads
+    codes: np.ndarray = field(repr=False, compare=False, default_factory=lambda: np.zeros(0, dtype=np.int32))
+    values: np.ndarray = field(repr=False, compare=False, default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    class_deals: np.ndarray = field(repr=False, compare=False, default_factory=lambda: np.zeros(0, dtype=np.int64))
 
 
 @dataclass(frozen=True)
@@ -275,7 +281,7 @@ def _read(job: SeenCardJob, base: StreetFigures, store: ArrayResults, nshards: i
     game = job.game
     v, rules = street_values(game), game.rules
     codes, reps, members = _classes(rules.deck, tuple(rules.suits))
-    _, card_members = _board_card_classes(rules.deck, tuple(rules.suits))
+    card_codes, card_members = _board_card_classes(rules.deck, tuple(rules.suits))
     names = ["flop_card", "runout_card"] if job.runout else ["flop_card"]
     sums = {"rows": np.zeros((len(reps), 3 + len(v.flop) + len(v.river)), dtype=np.int64)}
     sums |= {name: np.zeros((len(card_members), 4), dtype=np.int64) for name in names}
@@ -288,10 +294,12 @@ def _read(job: SeenCardJob, base: StreetFigures, store: ArrayResults, nshards: i
             total += part[name]
     figures = _decide(game, base, v, sums["rows"], codes, reps, members)
     n = len(rules.deck)
-    flop_card = _decide_card(v, sums["flop_card"], card_members * comb(n - 4, 2) * comb(n - 6, 2) * (n - 8))
+    flop_card = _decide_card(v, sums["flop_card"], card_members * comb(n - 4, 2) * comb(n - 6, 2) * (n - 8), card_codes)
     runout_card = None
     if job.runout:  # the flop's three cards, the other turn/river card, the dealer's other card
-        runout_card = _decide_card(v, sums["runout_card"], card_members * comb(n - 4, 3) * (n - 7) * (n - 8))
+        runout_card = _decide_card(
+            v, sums["runout_card"], card_members * comb(n - 4, 3) * (n - 7) * (n - 8), card_codes
+        )
     return replace(
         figures, flop_card=flop_card, runout_card=runout_card, store=store.path, checksum=store.checksum(shards)
     )
@@ -358,9 +366,10 @@ def _preflop_values(
     return np.stack(values, axis=1)
 
 
-def _decide_card(v: StreetValues, rows: np.ndarray, want: np.ndarray) -> BoardCardFigures:
+def _decide_card(v: StreetValues, rows: np.ndarray, want: np.ndarray, codes: np.ndarray) -> BoardCardFigures:
     """The pre-flop decision of each class of (seen card, hole cards, board card) from its
-    row (best flop value, a, b, deals; ``want``: each class's deals), and the figures."""
+    row (best flop value, a, b, deals; ``want``: each class's deals; ``codes``: each cell's
+    class), and the figures."""
     deals = rows[:, 3]
     if not np.array_equal(deals, want):
         raise AssertionError("the board-card counts do not cover every deal once: a damaged or foreign result store")
@@ -368,7 +377,7 @@ def _decide_card(v: StreetValues, rows: np.ndarray, want: np.ndarray) -> BoardCa
     choice = np.argmax(stacked, axis=1)  # first best: options are in risk order
     best = stacked[np.arange(len(rows)), choice]
     preflop = {str(o): int(deals[choice == i].sum()) for i, o in enumerate(v.preflop)}
-    return BoardCardFigures(v.scale, int(best.sum()), int(deals.sum()), preflop, len(rows))
+    return BoardCardFigures(v.scale, int(best.sum()), int(deals.sum()), preflop, len(rows), codes, stacked, deals)
 
 
 def _kind(o: Option, river: bool) -> tuple[int, int]:

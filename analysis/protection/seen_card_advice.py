@@ -22,12 +22,20 @@ from analysis.strategy.street_advice import StreetAdvice
 
 
 def advise_seen_card(
-    game: GameSpec, hole: str, seen: str, board: str = "", figures: SeenCardFigures | None = None
+    game: GameSpec,
+    hole: str,
+    seen: str,
+    board: str = "",
+    figures: SeenCardFigures | None = None,
+    board_card: str = "",
+    runout: bool = False,
 ) -> StreetAdvice:
     """The exact EV of each option of a player who saw the dealer card ``seen``: before the
     flop (``board`` empty) from the solved game's class sums (``figures``), at the flop
     (3 board cards: every turn and river, the river played knowing the card) or at the
-    river (5: every dealer card left)."""
+    river (5: every dealer card left). With ``board_card``, before the flop for a player who
+    also saw that card of the flop (of the turn or river: ``runout``), from the count of
+    that game (``solve_seen_card``; ``runout=True`` for a turn or river card)."""
     if not seen_card_fits(game):
         raise InputError(f"{game.title}: advice with a dealer card seen is for the games solve_seen_card counts")
     rules = game.rules
@@ -38,6 +46,8 @@ def advise_seen_card(
     if not set(h + d + b) <= set(rules.deck):
         raise InputError(f"{game.name}: cards that are not in the game's deck")
     v = street_values(game)
+    if board_card:
+        return _with_board_card(game, v, h, d[0], b, figures, board_card, runout)
     if not b:
         if figures is None or figures.game != game:
             raise InputError("advice before the flop needs the solved game with the card seen (solve_seen_card)")
@@ -70,6 +80,35 @@ def advise_seen_card(
     else:
         raise InputError(f"board: 0 cards (before the flop), 3 (the flop) or 5 (the river), not {len(b)}")
     return StreetAdvice(game.name, street, format_cards(h), format_cards(b), evs, seen=format_cards(d))
+
+
+def _with_board_card(
+    game: GameSpec,
+    v: StreetValues,
+    h: list[int],
+    d: int,
+    b: list[int],
+    figures: SeenCardFigures | None,
+    board_card: str,
+    runout: bool,
+) -> StreetAdvice:
+    """Before the flop, a board card seen besides the dealer's: its class's row."""
+    f = parse_cards(board_card, 1, "the board card seen")
+    disjoint(h, [d], f)
+    if b or not set(f) <= set(game.rules.deck):
+        raise InputError("a board card seen is advised before the flop (no --flop or --board), from the game's deck")
+    which = "turn or river" if runout else "flop"
+    counted = None
+    if figures is not None and figures.game == game:
+        counted = figures.runout_card if runout else figures.flop_card
+    if counted is None or not len(counted.codes):
+        raise InputError(f"advice with a {which} card seen needs the game counted with it (solve_seen_card)")
+    lo, hi = sorted(h)
+    klass = int(counted.codes[(f[0] * 52 + d) * 1326 + lo + int(BINOM[hi, 2])])
+    deals = int(counted.class_deals[klass])
+    evs = {str(o): v.exact(int(counted.values[klass, i]), deals) for i, o in enumerate(v.preflop)}
+    saw = f"{which} card {format_cards(f)}"
+    return StreetAdvice(game.name, "preflop", format_cards(h), "", evs, seen=format_cards([d]), board_seen=saw)
 
 
 def _river_values(

@@ -46,6 +46,8 @@ class StreetAdvice:
     written: str | None = None
     #: the dealer card the player saw (game protection), if any
     seen: str = ""
+    #: a board card he saw before it was dealt ("flop card 7h", "turn or river card 7h"), if any
+    board_seen: str = ""
 
     @property
     def best(self) -> str:
