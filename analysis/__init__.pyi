@@ -10,6 +10,7 @@ from .engine.field import (
     recorded,
     recorded_from_simulation,
 )
+from .engine.no_board_curve import NoBoardCurve
 from .engine.pay_curve import CurvePoint, PayCurve
 from .engine.result import GameResult
 from .engine.return_engine import ReturnEngine, load_engine
@@ -32,7 +33,11 @@ from .omaha4.evaluators import describe_high, describe_low, low_ranks, omaha_hig
 from .parallel.cluster import connect_cluster
 from .parallel.options import RunOptions
 from .protection.edges import exposure_result, information_table, seen_card_table
+from .protection.hole_card import HoleCardExposure, hole_card_exposure, stored_hole_card
+from .protection.no_board import BoardlessExposure, exposure_no_board
 from .protection.runs import exposure_run, sampled_run, stored_protection
+from .protection.seen_card import BoardCardFigures, SeenCardFigures, solve_seen_card, stored_seen_card
+from .protection.seen_card_advice import advise_seen_card
 from .protection.sampling import BaseGameControl, Information, estimate_edge
 from .report.build import Report, build_report
 from .report.field_plots import plot_field
