@@ -36,9 +36,9 @@ from .protection.edges import exposure_result, information_table, seen_card_tabl
 from .protection.hole_card import HoleCardExposure, hole_card_exposure, stored_hole_card
 from .protection.no_board import BoardlessExposure, exposure_no_board
 from .protection.runs import exposure_run, sampled_run, stored_protection
+from .protection.sampling import BaseGameControl, Information, estimate_edge
 from .protection.seen_card import BoardCardFigures, SeenCardFigures, solve_seen_card, stored_seen_card
 from .protection.seen_card_advice import advise_seen_card
-from .protection.sampling import BaseGameControl, Information, estimate_edge
 from .report.build import Report, build_report
 from .report.field_plots import plot_field
 from .report.plots import (

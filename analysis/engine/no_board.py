@@ -22,14 +22,14 @@ import pandas as pd
 from analysis.counting.no_board import NoBoardCounts, count_no_board, count_state
 from analysis.counting.streets import RESULTS6
 from analysis.counting.symmetry import orbit_keys, suit_permutations
+from analysis.engine.hand_bets import HandBetFigures, hand_bet_figures
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
-from analysis.hands.evaluate import pair_rank
 from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards, parse_cards
 from analysis.model.errors import InputError
 from analysis.model.game import GameSpec
-from analysis.model.no_board import HandBet, NoBoard
+from analysis.model.no_board import NoBoard
 from analysis.model.outcomes import colex_codes
 from analysis.model.settlement import Settlement
 
@@ -50,17 +50,6 @@ def no_board_counts(game: GameSpec, threads: int | None = None) -> NoBoardCounts
     ranking = RANKINGS[nb.ranking]
     floor = ranking.qualifying(nb.qualifier_ranks)
     return count_no_board(game.rules.deck, nb.hole, ranking.values, floor, nb.up, threads, nb.dealer_cards)
-
-
-@dataclass(frozen=True)
-class HandBetFigures:
-    """A bet on the player's hand alone: the hands of each pay line, best first (a category
-    split by pair lines keeps its other hands under its own name), and the exact figures
-    (per unit bet; every hand of the deck is one deal)."""
-
-    bet: HandBet
-    hands: dict[str, int]
-    exact: ExactFigures
 
 
 @dataclass(frozen=True)
@@ -218,25 +207,9 @@ class NoBoardFigures:
     def hand_bets(self, pays: dict[str, dict[str, Fraction]] | None = None) -> dict[str, HandBetFigures]:
         """The exact figures of each bet on the player's hand alone, with the file's pays or
         ``pays[name]`` instead."""
-        nb = _no_board(self.game)
         states = self.states
         weight = states.weight[np.arange(len(states.codes)) * (len(states.cls) // len(states.codes))]
-        pair = pair_rank(states.hands)
-        out = {}
-        for name, bet in nb.hand_bets.items():
-            placed = HandBet(bet.title, bet.pays if pays is None or name not in pays else pays[name])
-            hands: dict[str, int] = {}
-            for c, category in reversed(list(enumerate(nb.categories))):
-                rest = states.category == c
-                split = [x for x in placed.lines(nb.categories) if x.category == category and x.name != category]
-                for line in split:
-                    hit = rest & (pair >= line.low) & (pair <= line.high)
-                    hands[line.name], rest = int(weight[hit].sum()), rest & ~hit
-                if rest.any() or not split:
-                    hands[category] = int(weight[rest].sum())
-            payoffs = {line: Fraction(placed.pays.get(line, -1)) for line in hands}
-            out[name] = HandBetFigures(placed, hands, figures_of(hands, payoffs, Fraction(1), Fraction(1)))
-        return out
+        return hand_bet_figures(_no_board(self.game), states.hands, weight, states.category, pays)
 
 
 def option_values(game: GameSpec, counts: np.ndarray, category: np.ndarray) -> tuple[np.ndarray, int]:
