@@ -121,9 +121,9 @@ def test_aces_up_pays_a_pair_of_aces_below_the_categories_on_a_small_deck(monkey
 @pytest.mark.parametrize(
     "pays, message",
     [
-        ({"pair": 1, "pair A-A": 2}, "two pair lines cover the same rank"),
+        ({"pair K-A": 1, "pair A-A": 2}, "two pair lines cover the same hands"),
         ({"pair A-K": 1}, "pair A-K: the lower rank first"),
-        ({"pair of aces": 1}, r"'pair of aces' is not a category here .* or 'pair R-R'"),
+        ({"pair of aces": 1}, r"unknown line 'pair of aces': a category \(high_card, .*\), 'pair R-R'"),
         ({"pair A-A": -1}, "pair A-A: a pay is between 0 and 1,000,000"),
     ],
 )

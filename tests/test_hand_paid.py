@@ -4,6 +4,7 @@ force that plays the whole game tree, deal by deal, with a hand classifier of it
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from dataclasses import replace
@@ -103,6 +104,29 @@ def test_the_published_figures():
     assert sum(w.expected for w in stud.wagers()) == -stud.exact.house_edge
 
 
+def test_the_3_card_bonus_is_the_published_figure():
+    """Let It Ride's 3-Card Bonus on the player's three cards, ranked as three-card hands:
+    7.1% of the bet with its common pays (50/40/30/6/3/1), 2.14% with a flush paying 4
+    (T. Sutton, "Let It Ride: 3-card Side Bet"; 7.09%: "Let It Ride Poker With 3 Card
+    Bonus"). The 22,100 hands by line are the three-card closed forms, the mini royal the
+    four ace-king-queen straight flushes."""
+    bet = analysis.solve("let-it-ride").hand_bets()["three-card-bonus"]
+    assert bet.hands == {
+        "mini_royal": 4,
+        "straight_flush": 44,
+        "three_of_a_kind": 52,
+        "straight": 720,
+        "flush": 1096,
+        "pair": 3744,
+        "high_card": 16440,
+    }
+    assert bet.exact.house_edge == Fraction(392, 5525)
+    assert f"{float(bet.exact.house_edge):.1%}" == "7.1%" and f"{float(bet.exact.house_edge):.2%}" == "7.10%"
+    flush4 = dict(bet.bet.pays) | {"flush": Fraction(4)}
+    changed = analysis.solve("let-it-ride").hand_bets({"three-card-bonus": flush4})["three-card-bonus"]
+    assert f"{float(changed.exact.house_edge):.2%}" == "2.14%"
+
+
 def test_the_published_average_wager_breaks_ties_toward_the_bet():
     """Mississippi Stud's published average wager (3.59 antes, element of risk 1.37%) is
     the exact strategy's with every exact tie going to the larger bet; ours (to the option
@@ -120,7 +144,10 @@ def test_the_published_average_wager_breaks_ties_toward_the_bet():
     [
         ({"cards": {"hole": 2, "streets": [1, 1]}}, "5 in all"),
         ({"dealer": {"qualifier": "none"}}, "no [dealer]"),
-        ({"pays": {"pair 6-10": "push", "pair 9-A": 1}}, "same rank"),
+        ({"pays": {"pair 6-10": "push", "pair 9-A": 1}}, "two pair lines cover the same hands"),
+        ({"hand_bets": {"bonus": {"pays": {"pair": 1}, "cards": 2}}}, "[hand_bets.bonus] cards: the player's first 3"),
+        ({"hand_bets": {"bonus": {"pays": {"mini_royal": 1}, "cards": 5}}}, "unknown line 'mini_royal'"),
+        ({"hand_bets": {"bonus": {"pays": {"pair": 1}, "cards": 3, "on": "hole"}}}, "'title', 'pays' and 'cards'"),
         ({"pays": {"pair 7-6": 1}}, "lower rank first"),
         ({"pays": {"flushes": 6}}, "unknown line 'flushes'"),
         ({"betting": {"before": [["fold"], [], []]}}, "at least two options"),
@@ -193,6 +220,15 @@ def test_the_par_sheet_in_words(cli, tmp_path):
     assert "4.9149%" in text and "53223/1082900" in text and "Pair of sixes to tens" in text
     assert "turned over one at a time" in text and "bets add up" in text and "Worked examples" in text
     assert not re.search(r"\b\w+_\w+\b|bet 1|holding \d cards", text)  # in words: no identifiers
+    run = cli("report", "--game", "let-it-ride", "--out", tmp_path / "ride")
+    assert run.returncode == 0, run.stderr
+    stem = tmp_path / "ride" / "let-it-ride-optimal-par-sheet"
+    bets = pd.read_excel(f"{stem}.xlsx", sheet_name="Bets on the hand", dtype=str)
+    assert bets.iloc[0, 1] == "mini royal (ace, king and queen of a suit)" and "7.0950%" in bets.to_string()
+    page = html.unescape(Path(f"{stem}.html").read_text())
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(style|script)[^>]*>.*?</\1>|<img[^>]*>", "", page, flags=re.S))
+    assert "3-Card Bonus is a bet on the player's first three cards alone" in text
+    assert "Any other straight flush" in text and not re.search(r"\b\w+_\w+\b", text)
 
 
 def test_a_pay_is_tuned_and_a_target_solved_exactly(cli):

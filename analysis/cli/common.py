@@ -9,7 +9,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -22,6 +22,7 @@ from analysis.parallel.options import RunOptions
 from analysis.parallel.threads import MAX_THREADS
 
 if TYPE_CHECKING:
+    from analysis.engine.hand_bets import HandBetFigures
     from analysis.engine.result import Outcome
     from analysis.engine.return_engine import ReturnEngine
     from analysis.engine.statistics import ExactFigures
@@ -481,3 +482,13 @@ def _plain(value: object) -> object:
     if hasattr(value, "item"):  # numpy scalars
         return value.item()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def hand_bets_json(bets: Mapping[str, HandBetFigures]) -> dict[str, object]:
+    """The bets on the player's hand (or first cards) alone: title, pays, hands per line and
+    the figures, with the names of every result."""
+    return {
+        name: {"title": b.bet.title, "pays": {c: str(p) for c, p in b.bet.pays.items()}, "hands": b.hands}
+        | b.exact.summary()
+        for name, b in bets.items()
+    }

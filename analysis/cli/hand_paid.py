@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from analysis.cli.common import print_json, print_sampled, result_json
+from analysis.cli.common import hand_bets_json, print_json, print_sampled, result_json
 
 if TYPE_CHECKING:
     from analysis.engine.hand_paid import HandPaidFigures
@@ -29,7 +29,8 @@ def hand_paid_json(f: HandPaidFigures, report: bool = False) -> dict[str, object
         extra = {"unit": hp.unit, "pays": {x.name: "push" if x.net == 0 else str(x.net) for x in hp.lines}}
     data = result_json(f.game.name, f.game.title, "optimal", f.exact, f.decisions, f.outcomes(), None, f.wagers())
     wagers, rows = data.pop("wagers"), data.pop("return_table")
-    return data | extra | {"wagers": wagers, "return_table": rows}
+    bets = {"hand_bets": hand_bets_json(f.hand_bets())} if hp.hand_bets and not report else {}
+    return data | extra | bets | {"wagers": wagers, "return_table": rows}
 
 
 def hand_paid_lines(f: HandPaidFigures) -> list[str]:
@@ -47,6 +48,10 @@ def hand_paid_lines(f: HandPaidFigures) -> list[str]:
             f"{w.wager:21} house edge {float(w.house_edge):.4%} per {unit} on it, "
             f"expected {float(w.expected):+.6f} per hand"
             for w in f.wagers()
+        ),
+        *(
+            f"{b.bet.title:21} house edge {float(b.exact.house_edge):.4%}  (exact {b.exact.house_edge})"
+            for b in f.hand_bets().values()
         ),
     ]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from analysis.cli.common import result_json
+from analysis.cli.common import hand_bets_json, result_json
 
 if TYPE_CHECKING:
     from analysis.engine.no_board import NoBoardFigures
@@ -18,11 +18,7 @@ def no_board_json(f: NoBoardFigures, by_hand: bool = False) -> dict[str, object]
     from analysis.report.no_board import strategy_words
 
     game = f.game
-    hand_bets = {
-        name: {"title": b.bet.title, "pays": {c: str(p) for c, p in b.bet.pays.items()}, "hands": b.hands}
-        | b.exact.summary()
-        for name, b in f.hand_bets().items()
-    }
+    hand_bets = hand_bets_json(f.hand_bets())
     extra = {"preflop": f.strategy.drop(columns="code").to_dict("records")} if by_hand else {}
     return result_json(
         game.name,

@@ -26,11 +26,14 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from analysis.counting.no_board import card_sets
 from analysis.counting.symmetry import canonical_codes, suit_permutations
+from analysis.engine.hand_bets import HandBetFigures, hand_bet_figures
 from analysis.engine.result import Outcome
 from analysis.engine.statistics import ExactFigures, figures_of
 from analysis.engine.wagers import WagerFigures, wagers_of
 from analysis.hands.evaluate import best_strength, category_of, pair_rank
+from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards, parse_cards
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
@@ -91,6 +94,18 @@ class HandPaidFigures:
     @property
     def hand_paid(self) -> HandPaid:
         return _hand_paid(self.game)
+
+    def hand_bets(self, pays: dict[str, dict[str, Fraction]] | None = None) -> dict[str, HandBetFigures]:
+        """The exact figures of each bet on the player's first cards alone (every set of that
+        many cards of the deck, valued by its ranking), with the file's pays or ``pays[name]``."""
+        out: dict[str, HandBetFigures] = {}
+        for name, b in self.hand_paid.hand_bets.items():
+            ranking = RANKINGS[b.ranking]
+            hands = card_sets(self.game.rules.deck, b.cards)
+            category = ranking.category(ranking.values(hands))
+            ones = np.ones(len(hands), dtype=np.int64)
+            out |= hand_bet_figures({name: b.bet}, ranking.categories, hands, ones, category, pays)
+        return out
 
     def stake(self, path: Path) -> int:
         """Units in action after the moves of ``path``."""

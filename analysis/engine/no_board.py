@@ -209,7 +209,8 @@ class NoBoardFigures:
         ``pays[name]`` instead."""
         states = self.states
         weight = states.weight[np.arange(len(states.codes)) * (len(states.cls) // len(states.codes))]
-        return hand_bet_figures(_no_board(self.game), states.hands, weight, states.category, pays)
+        nb = _no_board(self.game)
+        return hand_bet_figures(nb.hand_bets, nb.categories, states.hands, weight, states.category, pays)
 
 
 def option_values(game: GameSpec, counts: np.ndarray, category: np.ndarray) -> tuple[np.ndarray, int]:

@@ -64,6 +64,22 @@ def pair_rank(cards: ArrayLike) -> np.ndarray:
     return np.where(twice.any(axis=1), ranks[:, 1:][np.arange(len(ranks)), twice.argmax(axis=1)], -1)
 
 
+def straight_top(cards: ArrayLike) -> np.ndarray:
+    """The top card's rank of each row of cards read as a straight: the highest rank, but
+    of an ace played low (A-2-3, A-2-3-4-5) the rank below the ace's run; what a pay line of
+    straight flushes by rank reads (the mini royal: A-K-Q).
+
+    >>> straight_top([parse_cards("As Ks Qs"), parse_cards("As 2s 3s"), parse_cards("Ah 2h 4h")]).tolist()
+    [12, 1, 12]
+    >>> straight_top([parse_cards("5h 4h 3h 2h Ah")]).tolist()
+    [3]
+    """
+    ranks = np.sort(np.atleast_2d(np.asarray(cards)) >> 2, axis=1)
+    n = ranks.shape[1]
+    low_ace = (ranks[:, -1] == 12) & (ranks[:, :-1] == np.arange(n - 1)).all(axis=1)
+    return np.where(low_ace, n - 2, ranks[:, -1])
+
+
 def describe(text: str) -> str:
     """Category name of the best 5 of 5..7 cards given as text."""
     return CATEGORIES[int(category_of(best_strength([parse_cards(text)]))[0])]

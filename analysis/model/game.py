@@ -261,7 +261,7 @@ def game_from_document(doc: Mapping[str, Any], where: str = "game") -> GameSpec:
 def _hand_paid_game(doc: Mapping[str, Any], where: str) -> GameSpec:
     """A game without a dealer: its own [cards], [wagers], [betting] and [pays]."""
     rules, hand_paid = hand_paid_from_document(doc, where)
-    known = {"name", "title", "cards", "wagers", "betting", "pays"}
+    known = {"name", "title", "cards", "wagers", "betting", "pays", "hand_bets"}
     unknown = sorted(set(doc) - known)
     if unknown:
         raise InputError(f"{where}: unknown keys: {', '.join(unknown)} (known: {', '.join(sorted(known))})")

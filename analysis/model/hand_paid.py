@@ -13,7 +13,10 @@ game file states, validated on load (errors name the file and the key):
   (nothing changes) and ``pull back`` (one unit of the starting bets taken back);
 - ``[pays]``: per unit in action, by the final hand: a category (``flush = 6``) or a pair
   by its rank (``"pair J-A" = 1``, ``"pair 6-10" = "push"``); ``"push"`` returns the
-  units, any hand not named loses them.
+  units, any hand not named loses them;
+- ``[hand_bets.NAME]``: a bet on the player's first ``cards`` cards alone (3, 4 or 5; his
+  hole cards by default), ranked as hands of that many cards (three cards: a straight over
+  a flush), its ``title`` and ``pays`` (``mini_royal`` for an ace, king and queen of a suit).
 
 >>> doc = {"name": "t", "cards": {"hole": 2, "streets": [1, 1, 1]}, "wagers": {"start": 1},
 ...        "betting": {"before": [["fold", "bet 1"], [], ["fold", "bet 2"]]},
@@ -27,13 +30,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES
 from analysis.model.errors import InputError
+from analysis.model.no_board import RANKINGS as NO_BOARD_RANKINGS
+from analysis.model.no_board import HandBet, hand_bet_of, hand_bet_tables
 from analysis.model.numbers import as_fraction
 from analysis.model.pay_lines import PayLine, best_first, check_pairs, pay_line
 from analysis.model.rules import Rules, game_table
@@ -68,6 +73,23 @@ class Move:
 RIDE = Move("ride")
 
 
+#: The ranking of a bet on the player's first cards, by how many cards it is on.
+FIRST_CARDS = {3: "three-card", 4: "four-card", 5: "five-card"}
+
+
+@dataclass(frozen=True)
+class FirstCardsBet:
+    """A bet on the player's first ``cards`` cards alone (Let It Ride's 3-Card Bonus on his
+    three), ranked as hands of that many cards, settled whatever he decides."""
+
+    bet: HandBet
+    cards: int
+
+    @property
+    def ranking(self) -> str:
+        return FIRST_CARDS[self.cards]
+
+
 @dataclass(frozen=True)
 class HandPaid:
     """How a game without a dealer deals, decides and pays."""
@@ -78,6 +100,7 @@ class HandPaid:
     unit: str
     before: tuple[tuple[Move, ...], ...]
     lines: tuple[PayLine, ...]  # best first
+    hand_bets: Mapping[str, FirstCardsBet] = field(default_factory=dict)
 
     @property
     def seen(self) -> tuple[int, ...]:
@@ -160,7 +183,14 @@ def hand_paid_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, 
     rules = Rules(name, 2, None, None, 1)
     if (ranks, suits) != (RANKS, SUITS):
         rules = replace(rules.small_deck(ranks, suits), name=name)
-    return rules, HandPaid(hole, tuple(streets), start, unit, moves, lines)
+    hand_bets = {}
+    for key, bet, at in hand_bet_tables(doc, where):
+        cards = bet.get("cards", hole)
+        if cards not in FIRST_CARDS or isinstance(cards, bool):
+            raise InputError(f"{at} cards: the player's first 3, 4 or 5 cards the bet is on, not {str(cards)[:20]!r}")
+        categories = NO_BOARD_RANKINGS[FIRST_CARDS[cards]][1]
+        hand_bets[key] = FirstCardsBet(hand_bet_of(bet, categories, at, frozenset({"cards"})), cards)
+    return rules, HandPaid(hole, tuple(streets), start, unit, moves, lines, hand_bets)
 
 
 def _moves(value: object, where: str) -> tuple[Move, ...]:

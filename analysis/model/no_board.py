@@ -36,7 +36,7 @@ from analysis.model.cards import RANKS, SUITS
 from analysis.model.categories import CATEGORIES, FOUR_CARD_CATEGORIES, THREE_CARD_CATEGORIES
 from analysis.model.errors import InputError
 from analysis.model.numbers import as_fraction
-from analysis.model.pay_lines import PAIR_LINE, PayLine, best_first, check_pairs, pay_line
+from analysis.model.pay_lines import PayLine, best_first, check_pairs, pay_line
 from analysis.model.rules import Rules, game_table
 
 #: The hand rankings a game without a board may name: the cards of a hand and its categories.
@@ -152,20 +152,7 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
     bonus = (
         _pays(ante.get("bonus", {}), categories, f"{where}: [ante] bonus", empty=True) if isinstance(ante, dict) else {}
     )
-    bets = doc.get("hand_bets", {})
-    if not isinstance(bets, dict):
-        raise InputError(f"{where}: [hand_bets] is a table of bets, e.g. [hand_bets.pair-plus]")
-    hand_bets = {}
-    for key, bet in bets.items():
-        at = f"{where}: [hand_bets.{str(key)[:30]}]"
-        if not isinstance(bet, dict) or set(bet) - {"title", "pays"}:
-            raise InputError(f"{at}: a table of 'title' and 'pays'")
-        title = bet.get("title", key)
-        if not isinstance(title, str) or len(title) > 60:
-            raise InputError(f"{at} title: text of at most 60 characters")
-        pays = _pays(bet.get("pays"), categories, f"{at} pays", pair_lines=True)
-        check_pairs([pay_line(name, net, categories, f"{at} pays") for name, net in pays.items()], f"{at} pays")
-        hand_bets[str(key)] = HandBet(title, pays)
+    hand_bets = {key: hand_bet_of(bet, categories, at) for key, bet, at in hand_bet_tables(doc, where)}
     nb = NoBoard(ranking, hole, qualifier, bonus, hand_bets, up, 0 if dealer_hole == hole else dealer_hole, ties)
     return rules, nb
 
@@ -195,6 +182,36 @@ def _qualifier(value: object, where: str) -> tuple[int, ...] | None:
     )
 
 
+def hand_bet_tables(doc: Mapping[str, Any], where: str) -> list[tuple[str, dict[str, Any], str]]:
+    """The file's ``[hand_bets.NAME]`` tables: (name, table, where to name in errors)."""
+    bets = doc.get("hand_bets", {})
+    if not isinstance(bets, dict) or len(bets) > 8:
+        raise InputError(f"{where}: [hand_bets] is a table of at most 8 bets, e.g. [hand_bets.pair-plus]")
+    out = []
+    for key, bet in bets.items():
+        at = f"{where}: [hand_bets.{str(key)[:30]}]"
+        if not isinstance(bet, dict):
+            raise InputError(f"{at}: a table of 'title' and 'pays'")
+        out.append((str(key)[:30], bet, at))
+    return out
+
+
+def hand_bet_of(
+    bet: Mapping[str, Any], categories: tuple[str, ...], at: str, more: frozenset[str] = frozenset()
+) -> HandBet:
+    """One bet on the hand from its table: ``title`` and ``pays`` in the ranking's
+    ``categories`` (the keys ``more`` are the caller's to read)."""
+    if set(bet) - {"title", "pays"} - more:
+        *first, last = map(repr, ["title", "pays", *sorted(more)])
+        raise InputError(f"{at}: a table of {', '.join(first)} and {last}")
+    title = bet.get("title", at)
+    if not isinstance(title, str) or len(title) > 60:
+        raise InputError(f"{at} title: text of at most 60 characters")
+    pays = _pays(bet.get("pays"), categories, f"{at} pays", pair_lines=True)
+    check_pairs([pay_line(name, net, categories, f"{at} pays") for name, net in pays.items()], f"{at} pays")
+    return HandBet(title, pays)
+
+
 def _pays(
     value: object, categories: tuple[str, ...], where: str, empty: bool = False, pair_lines: bool = False
 ) -> dict[str, Fraction]:
@@ -203,9 +220,10 @@ def _pays(
         raise InputError(f"{where}: a table {{category = pays to 1}} of the paid categories (at most 20)")
     out = {}
     for category, pay in value.items():
-        if not (category in categories or (pair_lines and PAIR_LINE.fullmatch(str(category)[:30]))):
-            also = " or 'pair R-R' (a pair of ranks R to R)" if pair_lines else ""
-            raise InputError(f"{where}: {str(category)[:40]!r} is not a category here ({', '.join(categories)}){also}")
+        if pair_lines:
+            pay_line(str(category), Fraction(0), categories, where)  # a category, "pair R-R", "mini_royal"
+        elif category not in categories:
+            raise InputError(f"{where}: {str(category)[:40]!r} is not a category here ({', '.join(categories)})")
         number = as_fraction(pay)
         if number < 0 or number > 1_000_000:
             raise InputError(f"{where}: {category}: a pay is between 0 and 1,000,000 to 1, not {pay}")

@@ -18,19 +18,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analysis.model.cards import RANKS
-from analysis.model.categories import CATEGORIES
+from analysis.model.categories import CATEGORIES, THREE_CARD_CATEGORIES
 from analysis.model.errors import InputError
 
 #: The ranks in words, as a pair of them is named.
 PLURALS = tuple("twos threes fours fives sixes sevens eights nines tens jacks queens kings aces".split())
 #: A pair line's ranks ("pair J-A"): a rank letter, or 10 for T.
 PAIR_LINE = re.compile(r"pair (10|[2-9TJQKA])-(10|[2-9TJQKA])")
+#: The three-card straight flush of ace, king and queen, which three-card bonus bets pay above
+#: the other straight flushes: a straight flush line whose top card is an ace.
+MINI_ROYAL = "mini_royal"
 
 
 @dataclass(frozen=True)
 class PayLine:
-    """One line of a pay table: a category, or a pair of ranks ``low``..``high`` (0 = 2s);
-    ``net`` per unit (0 a push)."""
+    """One line of a pay table: a category, or within one the hands of ranks ``low``..``high``
+    (0 = 2s): a pair by the rank of its pair, a straight flush by its top card (the mini
+    royal); ``net`` per unit (0 a push)."""
 
     name: str
     category: str
@@ -40,6 +44,8 @@ class PayLine:
 
     def words(self) -> str:
         """The line as a sheet prints it ("Pair of jacks to aces", "Pair of aces", "Flush")."""
+        if self.name == MINI_ROYAL:
+            return "Mini royal (ace, king and queen of a suit)"
         if self.category == "pair" and (self.low, self.high) != (0, 12):
             if self.low == self.high:
                 return f"Pair of {PLURALS[self.low]}"
@@ -59,18 +65,25 @@ def pay_line(name: str, net: Fraction, categories: tuple[str, ...] = CATEGORIES,
         if low > high:
             raise InputError(f"{where}: {text}: the lower rank first ('pair 6-10')")
         return PayLine(text, "pair", net, low, high)
+    if text == MINI_ROYAL and categories == THREE_CARD_CATEGORIES:
+        return PayLine(text, "straight_flush", net, 12, 12)
     if text in categories:
         return PayLine(text, text, net)
-    raise InputError(f"{where}: unknown line {text!r}: a category ({', '.join(categories)}) or 'pair R-R'")
+    also = ", 'mini_royal'" if categories == THREE_CARD_CATEGORIES else ""
+    raise InputError(f"{where}: unknown line {text!r}: a category ({', '.join(categories)}), 'pair R-R'{also}")
 
 
 def check_pairs(lines: Iterable[PayLine], where: str) -> None:
-    """Refuse two lines that pay the same pair (``"pair"`` beside a ``"pair R-R"`` too)."""
-    pairs = sorted((p.low, p.high) for p in lines if p.category == "pair")
-    if any(a[1] >= b[0] for a, b in zip(pairs, pairs[1:])):
-        raise InputError(f"{where}: two pair lines cover the same rank")
+    """Refuse two lines of ranks that pay the same hand; a category's own line beside them
+    pays the hands of the category they leave ("straight_flush" beside "mini_royal")."""
+    lines = list(lines)
+    for category in ("pair", "straight_flush"):
+        spans = sorted((p.low, p.high) for p in lines if p.category == category and p.name != category)
+        if any(a[1] >= b[0] for a, b in zip(spans, spans[1:])):
+            raise InputError(f"{where}: two {category.replace('_', ' ')} lines cover the same hands")
 
 
 def best_first(lines: Iterable[PayLine], categories: tuple[str, ...] = CATEGORIES) -> tuple[PayLine, ...]:
-    """The lines from the best hand down (``categories`` weakest first); higher pairs first."""
-    return tuple(sorted(lines, key=lambda p: (-categories.index(p.category), -p.high)))
+    """The lines from the best hand down (``categories`` weakest first); higher pairs first,
+    a category's own line (the hands its lines of ranks leave) after them."""
+    return tuple(sorted(lines, key=lambda p: (-categories.index(p.category), p.name == p.category, -p.high)))

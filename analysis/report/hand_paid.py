@@ -14,7 +14,9 @@ import pandas as pd
 from analysis.engine.hand_paid import OTHER, HandPaidFigures, PlayedDeal, decision_label
 from analysis.model.cards import format_cards
 from analysis.model.hand_paid import Move
+from analysis.model.no_board import RANKINGS as NO_BOARD_RANKINGS
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section, Table, figures_sha256
+from analysis.report.hand_bets import THREE_CARD_ORDER, hand_bet_rules, hand_bet_table
 from analysis.report.odds import odds_table
 from analysis.report.regulation import RuleSection, number_words, odds_words
 from analysis.report.render import Written, write_report
@@ -75,7 +77,16 @@ def rules_of_play(f: HandPaidFigures) -> list[RuleSection]:
         ),
         lines,
     )
-    return [RuleSection("The cards", dealing), RuleSection("The decisions", tuple(decisions)), pays]
+    bets = [
+        hand_bet_rules(
+            b.bet,
+            NO_BOARD_RANKINGS[b.ranking][1],
+            f"the player's first {number_words(b.cards)} cards alone, ranked as {number_words(b.cards)}-card hands"
+            f"{THREE_CARD_ORDER if b.cards == 3 else ''}, made before the deal; it is settled whatever he decides",
+        )
+        for b in hp.hand_bets.values()
+    ]
+    return [RuleSection("The cards", dealing), RuleSection("The decisions", tuple(decisions)), pays, *bets]
 
 
 def summary_table(f: HandPaidFigures) -> pd.DataFrame:
@@ -259,6 +270,7 @@ def hand_paid_sheets(f: HandPaidFigures, game_file: Path | None) -> dict[str, pd
         **strategies,
         "Return table": return_rows(f),
         "Odds per wager": hand_paid_odds(f),
+        **({"Bets on the hand": hand_bet_table(bets)} if (bets := f.hand_bets()) else {}),
         "Metadata": file_metadata(
             f.game.title,
             game_file,
@@ -332,6 +344,11 @@ def hand_paid_document(f: HandPaidFigures, sheets: dict[str, pd.DataFrame]) -> D
         ),
         Section("return-table", "Return table", (Table(sheets["Return table"]),)),
         Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
+        *(
+            [Section("hand-bets", "Bets on the player's cards", (Table(sheets["Bets on the hand"]),))]
+            if "Bets on the hand" in sheets
+            else []
+        ),
         Section("method", "Method and verification", method),
         Section("metadata", "Run metadata", (Table(sheets["Metadata"]),)),
     )

@@ -18,6 +18,7 @@ from analysis.hands.rankings import RANKINGS
 from analysis.model.cards import format_cards
 from analysis.model.errors import InputError
 from analysis.model.game import Option
+from analysis.report.hand_bets import hand_bet_rules
 from analysis.report.regulation import RuleSection, odds_words, times_the_ante
 from analysis.report.tables import FORMULAS, LEVELS
 from analysis.report.wording import category_words, percent
@@ -121,18 +122,8 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
                 tuple((category_words(c).capitalize(), odds_words(p)) for c, p in _best_first(nb.ante_bonus, f)),
             )
         )
-    for bet in nb.hand_bets.values():
-        sections.append(
-            RuleSection(
-                bet.title,
-                (
-                    f"{bet.title} is a bet on the player's hand alone, made before the deal; it does not depend on "
-                    "the dealer's hand or on the player's decision. It is paid at these odds; any other hand loses:",
-                ),
-                tuple((line.words(), odds_words(line.net)) for line in bet.lines(nb.categories)),
-            )
-        )
-    return sections
+    on = "the player's hand alone, made before the deal; it does not depend on the dealer's hand or on the player's"
+    return sections + [hand_bet_rules(bet, nb.categories, f"{on} decision") for bet in nb.hand_bets.values()]
 
 
 def _best_first(pays: object, f: NoBoardFigures) -> list[tuple[str, Fraction]]:
@@ -295,41 +286,6 @@ def strategy_table(f: NoBoardFigures) -> pd.DataFrame:
     for o in f.game.preflop:
         out[f"expected result if {words[str(o)]} (antes)"] = [str(v) for v in s[f"EV({o})"]]
     return out
-
-
-def hand_bet_table(f: NoBoardFigures) -> pd.DataFrame:
-    """Each bet on the player's hand alone, line by line: hands, probability, pays, contribution."""
-    rows = []
-    categories = f.game.no_board.categories if f.game.no_board else ()
-    for b in f.hand_bets().values():
-        total = sum(b.hands.values())
-        lines = {x.name: x for x in b.bet.lines(categories)}
-        split = {x.category for x in lines.values() if x.name != x.category}
-        for c, n in b.hands.items():
-            pays = Fraction(b.bet.pays.get(c, -1))
-            p = Fraction(n, total)
-            words = lines[c].words().lower() if c in lines else category_words(c)
-            rows.append(
-                {
-                    "bet": b.bet.title,
-                    "player's hand": f"any other {words}" if c in split else words,
-                    "hands": n,
-                    "probability": percent(p),
-                    "probability (exact)": str(p),
-                    "pays": str(pays) if pays >= 0 else "loses",
-                    "contribution": str(p * pays),
-                }
-            )
-        edge = b.exact.house_edge
-        rows.append(
-            {
-                "bet": b.bet.title,
-                "player's hand": "house edge",
-                "probability": percent(edge),
-                "contribution": str(-edge),
-            }
-        )
-    return pd.DataFrame(rows, dtype=object).fillna("")
 
 
 #: Random deals looked through for the worked examples (seeded: the same sheet every run).

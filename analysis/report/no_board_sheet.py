@@ -12,10 +12,10 @@ import pandas as pd
 from analysis.engine.no_board import NoBoardFigures
 from analysis.parallel.options import RunOptions
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Plot, Section, Table, figures_sha256, image
+from analysis.report.hand_bets import hand_bet_table
 from analysis.report.no_board import (
     PUBLISHED,
     examples_rows,
-    hand_bet_table,
     rules_of_play,
     strategy_by_category,
     strategy_table,
@@ -51,6 +51,7 @@ def no_board_sheets(
     table = return_table(f.outcomes(), play="play")
     table["betting ended"] = table["betting ended"].replace("bet before the flop", "played")  # no flop to name
     protection = protection_table(f, options)
+    bets = f.hand_bets()
     return {
         "Summary": summary_table(f),
         "Rules": clauses_table(rules_of_play(f)),
@@ -60,7 +61,7 @@ def no_board_sheets(
         "Result distribution": result_distribution(f),
         "Confidence ranges": confidence_table(f),
         "Odds per wager": wager_odds(f.outcomes(), f.settlement, play="play"),
-        **({"Bets on the hand": hand_bet_table(f)} if f.game.no_board and f.game.no_board.hand_bets else {}),
+        **({"Bets on the hand": hand_bet_table(bets)} if bets else {}),
         **side_bet_sheets(f),
         **({"Written strategies": written_rules_table(f)} if written_rules(f) else {}),
         **({"Game protection": protection} if len(protection) else {}),
