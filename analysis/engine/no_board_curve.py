@@ -152,7 +152,7 @@ class NoBoardCurve:
                 if ea == eb:
                     return a
                 return a + (ea - target) * (b - a) / (ea - eb)
-        return points[0][0] if len(points) == 1 and points[0][1] == target else None
+        return None
 
 
 def _dot(w: np.ndarray, x: np.ndarray) -> int:

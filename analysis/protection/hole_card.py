@@ -199,6 +199,10 @@ def _sums(game: GameSpec, base: NoBoardFigures, part: NoBoardCounts, first: int)
 def _read(game: GameSpec, base: NoBoardFigures, store: ResultStore, sizes: dict[int, int]) -> HoleCardExposure:
     """The kept chunks' sums, each checked on read, added up into the figures."""
     parts = [store.read(i) for i in sorted(sizes)]
+    keys = {"classes", "states", "dealer_hands", "denominator", "net", "weights", "played", "plays_folded"}
+    keys |= {"folds_played", "rank_net", "rank_weight"}
+    if any(not isinstance(p, dict) or set(p) != keys or len(p["rank_net"]) != 13 for p in parts):
+        raise InputError(f"{store.path}: a chunk holds sums of another shape; {store.fix_hint()}")
     classes = sum(p["classes"] for p in parts)
     if classes != len(base.states.codes) or len({(p["dealer_hands"], p["denominator"]) for p in parts}) != 1:
         raise InputError(
