@@ -48,8 +48,8 @@ def target_side_by_side(name: str, category: str, target: Fraction) -> None:
     curve, newton = (statistics.median(times[k]) for k in ("curve", "newton"))
     same = "the same exact pay" if found["curve"] == found["newton"] else f"DIFFERENT pays {found}"
     print(
-        f"{name}, {category} pay for a {float(target):.0%} edge, counts made: the exact curve {curve:.2f} s, "
-        f"Newton's steps on whole solves {newton:.2f} s (x{newton / curve:.1f}; medians of {REPEAT}); "
+        f"{name}, {category} pay for a {float(target):.0%} edge, counts made: the exact curve {curve:.4f} s, "
+        f"Newton's steps on whole solves {newton:.4f} s (x{newton / curve:.1f}; medians of {REPEAT}); "
         f"{same}: {found['curve']}"
     )
 
