@@ -330,7 +330,7 @@ NO_BOARD_COMMANDS = ("solve", "report", "advise", "simulate", "games", "field", 
 
 
 #: The commands that take a game without a dealer, beyond those.
-HAND_PAID_COMMANDS = ("tune", "verify")
+HAND_PAID_COMMANDS = ("tune", "verify", "protect")
 #: ... and a game without a board.
 BOARDLESS_COMMANDS = ("verify", "tune", "protect", "sidebet")
 

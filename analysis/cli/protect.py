@@ -106,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         game = load_game(args.game)
         if game.no_board is not None:
             return _no_board(args, game)
+        if game.hand_paid is not None:
+            return _hand_paid(args, game)
         if not game.single_decision:
             return _streets(args, game)
     if args.runout_card:
@@ -121,6 +123,40 @@ def run(args: argparse.Namespace) -> int:
         if args.exposed == 1:
             return _exact(args, rules, paytable, engine, cluster)
         return _sampled(args, rules, paytable, engine, cluster)
+
+
+def _hand_paid(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game without a dealer: each community card seen from the start, exactly."""
+    from analysis.model.errors import InputError
+    from analysis.protection.hand_paid import community_card_exposure
+    from analysis.report.wording import community_card_words
+
+    if args.exposed != 1 or args.runout_card:
+        raise InputError(
+            f"{game.title} has no dealer: `--exposed 1` counts a community card seen from the start (each in turn)"
+        )
+    rows = community_card_exposure(game)
+    base = rows[0].base.exact.house_edge
+    if args.format == "json":
+        print_json(
+            {
+                "game": game.name,
+                "base_house_edge": float(base),
+                "base_house_edge_exact": str(base),
+                "community_card_seen": [
+                    {"street": e.street + 1, "house_edge": float(e.house_edge), "house_edge_exact": str(e.house_edge)}
+                    | {"deals": e.deals}
+                    for e in rows
+                ],
+            }
+        )
+        return 0
+    print(f"{game.title}: one community card seen from the start, every decision taken knowing it, exactly")
+    print(f"  {'nothing seen':48} house edge {float(base):+.4%}  (exact {base})")
+    for e in rows:
+        what = community_card_words(e.street)
+        print(f"  {what:48} house edge {float(e.house_edge):+.4%}  (exact {e.house_edge}; {e.deals:,} deals)")
+    return 0
 
 
 def _no_board(args: argparse.Namespace, game: GameSpec) -> int:

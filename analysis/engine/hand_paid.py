@@ -262,21 +262,17 @@ def solve_hand_paid(game: GameSpec, ties: str = "less") -> HandPaidFigures:
     if ties not in ("less", "more"):
         raise InputError(f"ties: 'less' or 'more' (the option that risks less or more wins an exact tie), not {ties!r}")
     hp = _hand_paid(game)
-    deck = np.array(game.rules.deck, dtype=np.int64)
-    n = len(deck)
+    n = len(game.rules.deck)
     sizes = (*hp.seen, 5)
     points = range(len(hp.seen))
     completions = tuple(prod(comb(n - sizes[i], hp.streets[i]) for i in range(j, len(hp.streets))) for j in points)
-    fives = subsets(n, 5)
-    line_of = pay_lines(deck[fives], hp)
-    scale = lcm(*(p.net.denominator for p in hp.lines))
-    nets = np.array([int(p.net * scale) for p in hp.lines] + [-scale], dtype=np.int64)[line_of]
+    line_of, nets, scale = final_nets(game)
     stakes = hp.stakes
     # backward: each option's summed result, per card set, for every units in action
     later: dict[int, np.ndarray] = {s: s * nets for s in stakes[-1]}
     values: list[dict[int, np.ndarray]] = [{} for _ in points]
     for j in reversed(points):
-        holds = _holds(n, sizes[j + 1], sizes[j])
+        holds = held_sets(n, sizes[j + 1], sizes[j])
         order = sorted(later)
         summed = dict(zip(order, (holds @ np.stack([later[s] for s in order], axis=1)).T))
         moves = hp.options(j)
@@ -298,7 +294,7 @@ def solve_hand_paid(game: GameSpec, ties: str = "less") -> HandPaidFigures:
     for j in points:
         moves = hp.options(j)
         last = j == len(hp.seen) - 1
-        holds = _holds(n, sizes[j + 1], sizes[j])
+        holds = held_sets(n, sizes[j + 1], sizes[j])
         by_line = holds @ np.eye(len(lines), dtype=np.int64)[line_of] if last else None
         after: dict[Path, np.ndarray] = {}
         for path, held in reach.items():
@@ -324,6 +320,16 @@ def solve_hand_paid(game: GameSpec, ties: str = "less") -> HandPaidFigures:
     if sum(counts.values()) != total:
         raise AssertionError(f"{game.name}: the outcomes add up to {sum(counts.values())} deals, not {total}")
     return HandPaidFigures(game, total, counts, decisions, scale, completions, tuple(values), ties)
+
+
+def final_nets(game: GameSpec) -> tuple[np.ndarray, np.ndarray, int]:
+    """Every five-card set of the deck (colex order): its pay line's index, its net result
+    per unit in action in 1/``scale`` of a unit, and that scale."""
+    hp = _hand_paid(game)
+    deck = np.array(game.rules.deck, dtype=np.int64)
+    line_of = pay_lines(deck[subsets(len(deck), 5)], hp)
+    scale = lcm(*(p.net.denominator for p in hp.lines))
+    return line_of, np.array([int(p.net * scale) for p in hp.lines] + [-scale], dtype=np.int64)[line_of], scale
 
 
 def pay_lines(hands: np.ndarray, hp: HandPaid) -> np.ndarray:
@@ -368,7 +374,7 @@ def set_codes(sets: np.ndarray, deck: Sequence[int]) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _holds(n: int, big: int, small: int) -> sparse.csc_array:
+def held_sets(n: int, big: int, small: int) -> sparse.csc_array:
     """Which small sets each big set holds: a 0/1 matrix (small sets x big sets) in colex
     order, so one product sums over the sets that hold a set, its transpose over held ones."""
     rows = subsets(n, big)

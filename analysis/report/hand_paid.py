@@ -15,6 +15,7 @@ from analysis.engine.hand_paid import OTHER, HandPaidFigures, PlayedDeal, decisi
 from analysis.model.cards import format_cards
 from analysis.model.hand_paid import Move
 from analysis.model.no_board import RANKINGS as NO_BOARD_RANKINGS
+from analysis.protection.hand_paid import community_card_exposure
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section, Table, figures_sha256
 from analysis.report.hand_bets import THREE_CARD_ORDER, hand_bet_rules, hand_bet_table
 from analysis.report.odds import odds_table
@@ -22,7 +23,7 @@ from analysis.report.regulation import RuleSection, number_words, odds_words
 from analysis.report.render import Written, write_report
 from analysis.report.sections import edge_notice, file_facts, file_metadata, per_wager_section, regulation_blocks
 from analysis.report.tables import clauses_table
-from analysis.report.wording import percent
+from analysis.report.wording import community_card_words, percent
 
 #: The most rows of a strategy table the page and the PDF print (the workbook has them all).
 PRINTED_ROWS = 200
@@ -271,6 +272,7 @@ def hand_paid_sheets(f: HandPaidFigures, game_file: Path | None) -> dict[str, pd
         "Return table": return_rows(f),
         "Odds per wager": hand_paid_odds(f),
         **({"Bets on the hand": hand_bet_table(bets)} if (bets := f.hand_bets()) else {}),
+        **({"Game protection": protection_table(f)} if set(hp.streets) == {1} else {}),
         "Metadata": file_metadata(
             f.game.title,
             game_file,
@@ -278,6 +280,16 @@ def hand_paid_sheets(f: HandPaidFigures, game_file: Path | None) -> dict[str, pd
             hand_paid_digest(f),
         ),
     }
+
+
+def protection_table(f: HandPaidFigures) -> pd.DataFrame:
+    """The game as dealt, then with each community card seen from the start (a dealer who
+    flashes it), every decision taken knowing it, exactly."""
+    rows = [("nothing (the game as dealt)", f.exact.house_edge)]
+    rows += [(community_card_words(e.street), e.house_edge) for e in community_card_exposure(f.game, f)]
+    return pd.DataFrame(
+        [{"the player saw": what, "house edge": percent(edge), "house edge (exact)": str(edge)} for what, edge in rows]
+    )
 
 
 def hand_paid_digest(f: HandPaidFigures) -> str:
@@ -347,6 +359,24 @@ def hand_paid_document(f: HandPaidFigures, sheets: dict[str, pd.DataFrame]) -> D
         *(
             [Section("hand-bets", "Bets on the player's cards", (Table(sheets["Bets on the hand"]),))]
             if "Bets on the hand" in sheets
+            else []
+        ),
+        *(
+            [
+                Section(
+                    "protection",
+                    "Game protection",
+                    (
+                        Paragraph(
+                            "The community cards are dealt face down before the first decision: a dealer who "
+                            "flashes one gives the player that card from the start. The game solved exactly with "
+                            "each one seen, every decision taken knowing it:"
+                        ),
+                        Table(sheets["Game protection"]),
+                    ),
+                )
+            ]
+            if "Game protection" in sheets
             else []
         ),
         Section("method", "Method and verification", method),

@@ -370,6 +370,15 @@ def _label_cell(value: object) -> object:
 
 
 #: Each decision point in words.
+#: The community cards by the order they are turned (a game without a dealer's streets).
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def community_card_words(street: int) -> str:
+    """The card of street ``street`` (0: the first turned) seen from the start, in words."""
+    return f"the {ORDINALS[street]} community card, seen from the start"
+
+
 STREET_WORDS = {"preflop": "before the flop", "flop": "at the flop", "turn": "at the turn", "river": "at the river"}
 #: The dealer's result in words: a one-decision game's "noqual" (every hand alike), the
 #: street engine's six results.
