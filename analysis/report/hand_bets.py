@@ -11,6 +11,7 @@ import pandas as pd
 
 from analysis.engine.hand_bets import HandBetFigures
 from analysis.model.no_board import HandBet
+from analysis.report.document import Section, Table
 from analysis.report.regulation import RuleSection, odds_words
 from analysis.report.wording import category_words, percent
 
@@ -61,3 +62,10 @@ def hand_bet_table(bets: Mapping[str, HandBetFigures]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows, dtype=object).fillna("")
+
+
+def hand_bet_sections(sheets: Mapping[str, pd.DataFrame], title: str) -> list[Section]:
+    """The par sheet's section of the bets on the hand (its workbook sheet), when the game has them."""
+    if "Bets on the hand" not in sheets:
+        return []
+    return [Section("hand-bets", title, (Table(sheets["Bets on the hand"]),))]

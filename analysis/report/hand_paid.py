@@ -17,7 +17,7 @@ from analysis.model.hand_paid import Move
 from analysis.model.no_board import RANKINGS as NO_BOARD_RANKINGS
 from analysis.protection.hand_paid import community_card_exposure
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Section, Table, figures_sha256
-from analysis.report.hand_bets import THREE_CARD_ORDER, hand_bet_rules, hand_bet_table
+from analysis.report.hand_bets import THREE_CARD_ORDER, hand_bet_rules, hand_bet_sections, hand_bet_table
 from analysis.report.odds import odds_table
 from analysis.report.regulation import RuleSection, number_words, odds_words
 from analysis.report.render import Written, write_report
@@ -356,11 +356,7 @@ def hand_paid_document(f: HandPaidFigures, sheets: dict[str, pd.DataFrame]) -> D
         ),
         Section("return-table", "Return table", (Table(sheets["Return table"]),)),
         Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
-        *(
-            [Section("hand-bets", "Bets on the player's cards", (Table(sheets["Bets on the hand"]),))]
-            if "Bets on the hand" in sheets
-            else []
-        ),
+        *hand_bet_sections(sheets, "Bets on the player's cards"),
         *(
             [
                 Section(

@@ -12,7 +12,7 @@ import pandas as pd
 from analysis.engine.no_board import NoBoardFigures
 from analysis.parallel.options import RunOptions
 from analysis.report.document import NUMBERS_NOTE, Document, Paragraph, Plot, Section, Table, figures_sha256, image
-from analysis.report.hand_bets import hand_bet_table
+from analysis.report.hand_bets import hand_bet_sections, hand_bet_table
 from analysis.report.no_board import (
     PUBLISHED,
     examples_rows,
@@ -170,11 +170,7 @@ def no_board_document(f: NoBoardFigures, sheets: dict[str, pd.DataFrame]) -> Doc
         ),
         Section("confidence", "The house's result after N hands", confidence_blocks(sheets["Confidence ranges"])),
         Section("odds", "Odds per wager", (per_wager_section(sheets["Odds per wager"]),)),
-        *(
-            [Section("hand-bets", "Bets on the player's hand", (Table(sheets["Bets on the hand"]),))]
-            if "Bets on the hand" in sheets
-            else []
-        ),
+        *hand_bet_sections(sheets, "Bets on the player's hand"),
         *(
             [
                 Section(
