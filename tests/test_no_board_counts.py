@@ -3,6 +3,7 @@ decks played out one by one."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
@@ -64,3 +65,47 @@ def test_full_deck_adds_up_to_every_deal():
     low = three_card_values(np.array(list(combinations(range(52), 3)))) < high_card_floor(10)
     nq = int((counted.weight[:, None] * counted.counts[:, :3]).sum())
     assert nq == int(low.sum()) * 18_424
+
+
+def test_the_counts_are_kept_read_back_and_a_lost_shard_counted_again(tmp_path, monkeypatch):
+    """A game's counts go to a store a chunk at a time: the same counts as counted here, read
+    back without counting, a lost or damaged shard counted again (only that one), and a
+    shard of another shape refused by name."""
+    import analysis.store.no_board_runs as runs
+    from analysis.engine.no_board import no_board_counts, solve_no_board
+    from analysis.hands.rankings import RANKINGS
+    from analysis.model.errors import InputError
+    from analysis.model.game import load_game
+    from analysis.parallel.options import RunOptions
+
+    game = load_game("caribbean-stud")
+    game = replace(game, rules=game.rules.small_deck("9TJQKA", "cdh"))
+    options = RunOptions(root=tmp_path, progress=False)
+    monkeypatch.setattr(runs, "CHUNK", 5_000)  # several shards
+    kept = no_board_counts(game, options=options)
+    five = RANKINGS["five-card"]
+    fresh = count_no_board(game.rules.deck, 5, five.values, five.floor((12, 11)), 1, dealer_hole=5)
+    for name in ("hands", "weight", "value", "counts", "seen"):
+        assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+    assert kept.dealer_hands == fresh.dealer_hands
+    shards = sorted((tmp_path / "no-board").glob("no-board-*/shard-*.npz"))
+    assert len(shards) > 2
+    counted = []
+
+    def chunks(*args, only, **kwargs):
+        counted.append(list(only))
+        return no_board_chunks(*args, only=only, **kwargs)
+
+    no_board_chunks = runs.no_board_chunks
+    monkeypatch.setattr(runs, "no_board_chunks", chunks)
+    assert solve_no_board(game, options=options).exact == solve_no_board(game, counted=fresh).exact
+    assert counted == []  # read back
+    shards[1].unlink()
+    shards[2].write_bytes(shards[2].read_bytes()[:-10] + b"0123456789")  # damaged: its checksum fails
+    again = no_board_counts(game, options=options)
+    assert counted == [[1, 2]] and np.array_equal(again.counts, fresh.counts)
+    arrays = dict(np.load(shards[0]))
+    arrays["counts"] = arrays["counts"][:, :5]
+    monkeypatch.setattr(runs.ArrayResults, "read_arrays", lambda self, i: arrays)
+    with pytest.raises(InputError, match="holds counts of another shape"):
+        no_board_counts(game, options=options)

@@ -194,7 +194,7 @@ def run_no_board(args: argparse.Namespace) -> int:
     game_for(args)  # refuses, in one line, the options of the one-decision games
     if args.qualifier is not None:
         raise InputError(f"{game.title}: --qualifier is for the board games; change its game file")
-    f = solve_no_board(game)
+    f = solve_no_board(game, options=options_for(args))
     if args.out is not None:
         from analysis.report.no_board_sheet import write_no_board_report
 

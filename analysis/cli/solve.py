@@ -8,7 +8,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from analysis.cli.common import Subparsers, add_format, add_run_options, game_or_file, print_json, result_json
+from analysis.cli.common import (
+    Subparsers,
+    add_format,
+    add_run_options,
+    game_or_file,
+    options_for,
+    print_json,
+    result_json,
+)
 
 if TYPE_CHECKING:
     from analysis.model.game import GameSpec
@@ -104,7 +112,7 @@ def _run_no_board(args: argparse.Namespace, game: GameSpec) -> int:
 
     if args.blind or args.qualifier is not None:
         raise InputError(f"{game.title}: --blind and --qualifier are for the board games; change its game file")
-    f = solve_no_board(game)
+    f = solve_no_board(game, options=options_for(args))
     if args.format == "json":
         print_json(no_board_json(f, args.preflop))
     else:

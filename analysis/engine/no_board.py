@@ -19,7 +19,7 @@ from math import comb, lcm
 import numpy as np
 import pandas as pd
 
-from analysis.counting.no_board import NoBoardCounts, count_no_board, count_state
+from analysis.counting.no_board import NoBoardCounts, card_sets, count_state
 from analysis.counting.streets import RESULTS6
 from analysis.counting.symmetry import orbit_keys, suit_permutations
 from analysis.engine.hand_bets import HandBetFigures, hand_bet_figures
@@ -32,6 +32,8 @@ from analysis.model.game import GameSpec
 from analysis.model.no_board import NoBoard
 from analysis.model.outcomes import colex_codes
 from analysis.model.settlement import Settlement
+from analysis.parallel.options import RunOptions
+from analysis.store.no_board_runs import kept_no_board_counts
 
 #: The street of the one decision, in the vocabulary of every game's outcomes.
 DECISION = "preflop"
@@ -44,12 +46,25 @@ BY_UP_CARD = "by the up card"
 Key = tuple[str, int, str, str]
 
 
-def no_board_counts(game: GameSpec, threads: int | None = None) -> NoBoardCounts:
-    """The counts of a game without a board, on its deck, by its ranking and qualifier."""
+def no_board_counts(game: GameSpec, threads: int | None = None, options: RunOptions | None = None) -> NoBoardCounts:
+    """The counts of a game without a board, on its deck, by its ranking and qualifier: read
+    from their store when counted before (they do not depend on the pays), else counted into
+    it (``options``: its root; default the outcome stores')."""
     nb = _no_board(game)
     ranking = RANKINGS[nb.ranking]
     floor = ranking.qualifying(nb.qualifier_ranks)
-    return count_no_board(game.rules.deck, nb.hole, ranking.values, floor, nb.up, threads, nb.dealer_cards)
+    options = options or RunOptions(threads=threads, progress=False)
+    deck = sorted(game.rules.deck)
+    classes = len(np.unique(orbit_keys(card_sets(deck, nb.hole))))
+    key = {
+        "deck": deck,
+        "ranking": nb.ranking,
+        "hole": nb.hole,
+        "dealer": nb.dealer_cards,
+        "up": nb.up,
+        "qualifying value": floor,
+    }
+    return kept_no_board_counts(key, deck, nb.hole, ranking.values, floor, nb.up, nb.dealer_cards, classes, options)
 
 
 @dataclass(frozen=True)
@@ -261,18 +276,23 @@ def evs_of_state(game: GameSpec, hand: list[int], seen: list[int]) -> dict[str, 
     return {str(o): Fraction(int(v), scale) for o, v in zip(game.preflop, values[0].tolist())}
 
 
-def solve_no_board(game: GameSpec, threads: int | None = None, counted: NoBoardCounts | None = None) -> NoBoardFigures:
+def solve_no_board(
+    game: GameSpec,
+    threads: int | None = None,
+    counted: NoBoardCounts | None = None,
+    options: RunOptions | None = None,
+) -> NoBoardFigures:
     """The optimal decision of every state of ``game`` and the exact figures; ``counted``:
-    the game's counts already made (they do not depend on its pays: a tuner keeps them)."""
+    the game's counts already made (they do not depend on its pays: a tuner keeps them);
+    ``options``: where the counts are kept."""
     nb = _no_board(game)
-    counted = no_board_counts(game, threads) if counted is None else counted
-    options = game.preflop
+    counted = no_board_counts(game, threads, options) if counted is None else counted
     category = RANKINGS[nb.ranking].category(counted.value)
     values, denominator = option_values(game, counted.counts, category)
     chosen = best_options(game, values)
     counts: dict[Key, int] = {}
     decisions: dict[tuple[str, str], int] = {}
-    for i, o in enumerate(options):
+    for i, o in enumerate(game.preflop):
         taken = chosen == i
         deals = int(counted.weight[taken].sum()) * counted.dealer_hands
         if deals:

@@ -79,7 +79,7 @@ def hole_card_exposure(
     counted game is read back (:func:`stored_hole_card`)."""
     options = options or RunOptions()
     _check(game)
-    base = solve_no_board(game, options.threads) if base is None else base
+    base = solve_no_board(game, options=options) if base is None else base
     store, sizes = _store(game, chunk, options), _chunks(game, base, chunk)
     if not store.has(sizes):
         with holding(store, options.show_progress(), "another count of this hole card is running"):

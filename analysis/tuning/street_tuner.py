@@ -127,7 +127,7 @@ class StreetTuner(PayTuner):
         game = self.game_with(paytable)
         if game.no_board is not None:
             if self._counts is None:
-                self._counts = no_board_counts(game, self.options.threads)
+                self._counts = no_board_counts(game, options=self.options)
             return solve_no_board(game, counted=self._counts)
         return solve_hand_paid(game) if game.hand_paid is not None else solve_streets(game, self.options)
 
@@ -145,7 +145,7 @@ class StreetTuner(PayTuner):
         key = (category, tuple(sorted((c, p) for c, p in table.pays.items() if c != category)))
         if key not in self._curves:
             if self._counts is None:
-                self._counts = no_board_counts(self.game, self.options.threads)
+                self._counts = no_board_counts(self.game, options=self.options)
             at_zero, at_one = (self.game_with(table.with_pays({category: Fraction(p)})) for p in (0, 1))
             self._curves = {key: NoBoardCurve(at_zero, at_one, self._counts)}  # the last one drawn is kept
         return self._curves[key]
