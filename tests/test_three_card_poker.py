@@ -23,6 +23,8 @@ from analysis.model.cards import format_cards, parse_cards
 from analysis.model.errors import InputError
 from analysis.model.game import game_from_document, load_game, shipped_games
 
+SMALL_CARDS = {"hole": 3, "board": 0, "hand": "three-card", "ranks": "89TJQKA", "suits": "cdh"}
+
 
 def doc(**changes: object) -> dict:
     """Three Card Poker's file as a document, with some tables replaced."""
@@ -120,6 +122,46 @@ def test_sampled_deals_agree_and_a_wrong_strategy_is_caught(tcp):
     assert sampled.within(ev)
     always = sample_no_board(tcp.game, lambda h, seen: np.ones(len(h), dtype=np.int64), 500_000, seed=7)
     assert not always.within(ev)
+
+
+@pytest.mark.parametrize(
+    ("ranking", "hole", "category"), [("three-card", 3, "pair"), ("five-card", 5, "two_pair"), ("four-card", 4, "pair")]
+)
+def test_a_category_qualifier_is_that_hand_or_better(ranking, hole, category):
+    """A dealer who qualifies with a category or better: every hand of the deck of that
+    category or better is at least the floor, every lower one below it."""
+    from analysis.hands.rankings import RANKINGS
+
+    r = RANKINGS[ranking]
+    hands = np.array(list(combinations(range(52), r.cards)))
+    values = r.values(hands)
+    at_least = r.category(values) >= r.categories.index(category)
+    floor = r.qualifying(None, category)
+    assert (values[at_least] >= floor).all() and (values[~at_least] < floor).all() and at_least.any()
+
+
+def test_a_game_whose_dealer_qualifies_with_a_pair():
+    """The same file with ``qualifier = "pair"``: the rules say so, and the dealer, who
+    qualifies less often than with a queen high, gives the player more; every state's
+    counts against every dealer hand played out on a small deck."""
+    from analysis.counting.no_board import count_state
+    from analysis.engine.no_board import no_board_counts
+    from analysis.hands.rankings import RANKINGS
+    from analysis.report.no_board import rules_of_play
+
+    game = game_from_document(doc(dealer={"qualifier": "pair"}), "pair.toml")
+    solved = analysis.solve(game)
+    assert "the dealer qualifies with a pair or better" in " ".join(
+        clause for section in rules_of_play(solved) for clause in section.clauses
+    )
+    assert solved.exact.house_edge < analysis.solve(game_from_document(doc(), "q.toml")).exact.house_edge
+    small = game_from_document(doc(dealer={"qualifier": "pair"}, cards=SMALL_CARDS), "small.toml")
+    three = RANKINGS["three-card"]
+    counted = no_board_counts(small)
+    floor = three.qualifying(None, "pair")
+    for hand, row in zip(counted.hands.tolist()[::7], counted.counts[::7]):
+        assert (count_state(small.rules.deck, hand, [], three.values, floor) == row).all()
+    assert counted.counts[:, :3].sum() > 0  # some dealer hands do not qualify
 
 
 @pytest.mark.parametrize(

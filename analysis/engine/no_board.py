@@ -52,7 +52,7 @@ def no_board_counts(game: GameSpec, threads: int | None = None, options: RunOpti
     it (``options``: its root; default the outcome stores')."""
     nb = _no_board(game)
     ranking = RANKINGS[nb.ranking]
-    floor = ranking.qualifying(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks, nb.qualifier_category)
     options = options or RunOptions(threads=threads, progress=False)
     deck = sorted(game.rules.deck)
     classes = len(np.unique(orbit_keys(card_sets(deck, nb.hole))))
@@ -208,7 +208,7 @@ class NoBoardFigures:
         taken = options[int(self.states.chosen[state])]
         mine, theirs = int(ranking.values(np.array([player]))[0]), int(ranking.values(np.array([dealer]))[0])
         category, dealer_category = (nb.categories[c] for c in ranking.category(np.array([mine, theirs])).tolist())
-        floor = ranking.qualifying(nb.qualifier_ranks)
+        floor = ranking.qualifying(nb.qualifier_ranks, nb.qualifier_category)
         qualifies, sign = bool(theirs >= floor), int(np.sign(mine - theirs))
         nets = (
             self.settlement.fold_nets
@@ -268,7 +268,7 @@ def evs_of_state(game: GameSpec, hand: list[int], seen: list[int]) -> dict[str, 
     cards ``seen`` (those he shows and those flashed), checked by the caller."""
     nb = _no_board(game)
     ranking = RANKINGS[nb.ranking]
-    floor = ranking.qualifying(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks, nb.qualifier_category)
     counts = count_state(game.rules.deck, hand, seen, ranking.values, floor, nb.dealer_cards)
     category = ranking.category(ranking.values(np.array([hand])))
     values, denominator = option_values(game, counts[None, :], category)

@@ -66,7 +66,7 @@ def deal_nets(game: GameSpec, player: np.ndarray, dealer: np.ndarray, bets: np.n
     bet ``bets`` (0: a fold), as the game file words it."""
     nb = _checked(game)
     ranking = RANKINGS[nb.ranking]
-    floor = ranking.qualifying(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks, nb.qualifier_category)
     bonus = np.array([float(nb.ante_bonus.get(c, 0)) for c in nb.categories])
     pays = np.array([1.0 if game.play_pays is None else float(game.play_pays.pays[c]) for c in nb.categories])
     pv, dv = ranking.values(player), ranking.values(dealer)

@@ -41,10 +41,21 @@ class Ranking:
     category: Callable[[np.ndarray], np.ndarray]  # value -> index into categories
     floor: Callable[[tuple[int, ...]], int]  # high ranks (best first) -> least value with them or better
 
-    def qualifying(self, ranks: tuple[int, ...] | None) -> int:
-        """The least value of a dealer hand that qualifies with ``ranks`` or better (None:
-        every hand qualifies)."""
+    def qualifying(self, ranks: tuple[int, ...] | None, category: str | None = None) -> int:
+        """The least value of a dealer hand that qualifies with ``ranks`` or better, or with
+        a hand of ``category`` or better (neither: every hand qualifies)."""
+        if category is not None:
+            return _category_floor(self.cards, self.categories, self.categories.index(category))
         return 0 if ranks is None else self.floor(ranks)
+
+
+@cache
+def _category_floor(cards: int, categories: tuple[str, ...], category: int) -> int:
+    """The least value of a hand of ``cards`` cards of the ``category``-th category or
+    better: every such set of the deck valued."""
+    ranking = next(r for r in RANKINGS.values() if r.cards == cards and r.categories == categories)
+    values = ranking.values(np.array(list(combinations(range(52), cards)), dtype=np.int64))
+    return int(values[ranking.category(values) >= category].min())
 
 
 def _three_card_floor(ranks: tuple[int, ...]) -> int:

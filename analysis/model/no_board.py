@@ -7,7 +7,8 @@ cards he sees). What its game file states beyond the board games' keys, validate
   straight over a flush; ``"five-card"``: five-card poker; ``"four-card"``: the best four
   of 4 to 6 cards, three of a kind over a flush), ``hole`` the cards of each hand;
 - ``[dealer] qualifier``: ``"queen-high"`` (any rank, ``-high``: that high card or any
-  better hand), ``"ace-king"`` (an ace and a king, or any better hand) or ``"none"``;
+  better hand), ``"ace-king"`` (an ace and a king, or any better hand), a category of the
+  ranking (``"pair"``: a pair or any better hand) or ``"none"``;
   ``up``: how many of the dealer's cards are dealt face up before the decision (0 or 1);
   ``hole``: the dealer's cards, when not as many as the player's (Four Card Poker's six);
   ``ties``: ``"push"`` (a tied hand pushes the ante and the play bet) or ``"player"``
@@ -82,6 +83,8 @@ class NoBoard:
     dealer_hole: int = 0
     #: a tie pushes ("push") or is the player's win ("player")
     ties: str = "push"
+    #: the dealer qualifies with a hand of this category or better (instead of high ranks)
+    qualifier_category: str | None = None
 
     @property
     def dealer_cards(self) -> int:
@@ -95,11 +98,18 @@ class NoBoard:
 
     @property
     def qualifier_phrase(self) -> str:
+        if self.qualifier_category is not None:
+            return f"the dealer qualifies with {_a(self.qualifier_category.replace('_', ' '))} or better"
         if self.qualifier_ranks is None:
             return "the dealer always qualifies"
         if len(self.qualifier_ranks) == 1:
             return f"the dealer qualifies with {RANK_WORDS[self.qualifier_ranks[0]]} high or better"
         return f"the dealer qualifies with {' and '.join(RANK_WORDS[r] for r in self.qualifier_ranks)} or better"
+
+
+def _a(words: str) -> str:
+    """``"a pair"``, ``"two pair"``, ``"a straight"``: the article a hand's name takes."""
+    return words if words.startswith(("two ", "three ", "four ")) else f"a {words}"
 
 
 def has_no_board(doc: Mapping[str, Any]) -> bool:
@@ -128,7 +138,11 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
     if len(ranks) * len(suits) < 12:
         raise InputError(f"{where}: [cards] a deck of at least 12 cards, not {len(ranks) * len(suits)}")
     dealer = game_table(doc, "dealer", where, {"qualifier", "up", "hole", "ties"})
-    qualifier = _qualifier(dealer.get("qualifier"), f"{where}: [dealer] qualifier")
+    categories = RANKINGS[ranking][1]
+    qualifier_category = dealer.get("qualifier") if dealer.get("qualifier") in categories[1:] else None
+    qualifier = (
+        None if qualifier_category else _qualifier(dealer.get("qualifier"), f"{where}: [dealer] qualifier", categories)
+    )
     if qualifier is not None and len(qualifier) >= RANKINGS[ranking][0]:
         raise InputError(f"{where}: [dealer] qualifier: names fewer high cards than a hand's {RANKINGS[ranking][0]}")
     up = dealer.get("up", 0)
@@ -147,13 +161,22 @@ def no_board_from_document(doc: Mapping[str, Any], where: str) -> tuple[Rules, N
     rules = Rules(name, 3, 2, None, 1)
     if (ranks, suits) != (RANKS, SUITS):
         rules = replace(rules.small_deck(ranks, suits), name=name)
-    categories = RANKINGS[ranking][1]
     ante = doc.get("ante", {})
     bonus = (
         _pays(ante.get("bonus", {}), categories, f"{where}: [ante] bonus", empty=True) if isinstance(ante, dict) else {}
     )
     hand_bets = {key: hand_bet_of(bet, categories, at) for key, bet, at in hand_bet_tables(doc, where)}
-    nb = NoBoard(ranking, hole, qualifier, bonus, hand_bets, up, 0 if dealer_hole == hole else dealer_hole, ties)
+    nb = NoBoard(
+        ranking,
+        hole,
+        qualifier,
+        bonus,
+        hand_bets,
+        up,
+        0 if dealer_hole == hole else dealer_hole,
+        ties,
+        qualifier_category,
+    )
     return rules, nb
 
 
@@ -167,7 +190,7 @@ def _hole(value: object, ranking: str, where: str) -> int:
     return value
 
 
-def _qualifier(value: object, where: str) -> tuple[int, ...] | None:
+def _qualifier(value: object, where: str, categories: tuple[str, ...]) -> tuple[int, ...] | None:
     text = str(value).strip().lower() if isinstance(value, str) else ""
     if text == "none":
         return None
@@ -178,7 +201,8 @@ def _qualifier(value: object, where: str) -> tuple[int, ...] | None:
         return ranks
     raise InputError(
         f"{where}: 'RANK-high' (e.g. 'queen-high': that high card or better), two ranks highest first "
-        f"('ace-king': an ace and a king or better) or 'none', not {str(value)[:40]!r}"
+        f"('ace-king': an ace and a king or better), a category ({', '.join(categories[1:])}: that hand or "
+        f"better) or 'none', not {str(value)[:40]!r}"
     )
 
 

@@ -138,7 +138,7 @@ def _store(game: GameSpec, chunk: int, options: RunOptions) -> ResultStore:
         "method": METHOD,
         "game": game.name,
         "rules": game.rules.fingerprint(),
-        "hands": [nb.ranking, nb.hole, nb.dealer_cards, list(nb.qualifier_ranks or ()), nb.ties],
+        "hands": [nb.ranking, nb.hole, nb.dealer_cards, list(nb.qualifier_ranks or ()), nb.qualifier_category, nb.ties],
         "options": [str(o) for o in game.preflop],
         "settlement": repr(game.settlement),
         "chunk": chunk,
@@ -150,7 +150,7 @@ def _counts(game: GameSpec, threads: int | None, chunk: int, only: list[int]) ->
     nb = game.no_board
     assert nb is not None
     ranking = RANKINGS[nb.ranking]
-    floor = ranking.qualifying(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks, nb.qualifier_category)
     deck = sorted(game.rules.deck)
     return no_board_chunks(deck, nb.hole, ranking.values, floor, 2, threads, nb.dealer_cards, chunk, only=only)
 

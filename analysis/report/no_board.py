@@ -98,7 +98,7 @@ def rules_of_play(f: NoBoardFigures) -> list[RuleSection]:
         f"When the dealer qualifies, the {wins}; {ties}.",
         f"When the dealer does not qualify, the ante {nq_ante} and the play bet {nq_play}.",
     )
-    if nb.qualifier_ranks is None:
+    if nb.qualifier_ranks is None and nb.qualifier_category is None:
         settlement = ("The dealer's hand is then shown; the dealer always plays.", f"The {wins}; {ties}.")
     sections = [
         RuleSection("The cards", dealing),
@@ -309,7 +309,7 @@ def worked_examples(f: NoBoardFigures) -> list[tuple[str, PlayedDeal]]:
     player, dealer = cards[:, : nb.hole], cards[:, nb.hole :]
     ranking = RANKINGS[nb.ranking]
     mine, theirs = ranking.values(player), ranking.values(dealer)
-    floor = ranking.qualifying(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks, nb.qualifier_category)
     folds = f.play_bets(player, dealer[:, : nb.up] if nb.up else None) == 0
     category = ranking.category(mine)
     found: dict[str, int] = {}

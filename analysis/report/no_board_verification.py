@@ -169,7 +169,7 @@ def _states(small: GameSpec, deck: str) -> tuple[bool, str, str, str]:
     nb = small.no_board
     assert nb is not None
     ranking = RANKINGS[nb.ranking]
-    floor = ranking.qualifying(nb.qualifier_ranks)
+    floor = ranking.qualifying(nb.qualifier_ranks, nb.qualifier_category)
     counted = no_board_counts(small)
     wrong = sum(
         int((count_state(small.rules.deck, hand, seen, ranking.values, floor, nb.dealer_cards) != row).any())
