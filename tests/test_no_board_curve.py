@@ -82,6 +82,9 @@ def test_the_command_prints_every_breakpoint(cli, tmp_path):
     for r in rows[:: max(len(rows) // 5, 1)]:
         changed = tuner.evaluate(tuner.table().with_pays({"high_card": Fraction(r["pay_exact"])}))
         assert str(changed.exact.house_edge) == r["house_edge_exact"]
+    # without --bounds: from 0 to twice the pay now, at least 10 (the straight's bonus is 1)
+    drawn = cli("tune", "--game", "three-card-poker", "--curve", "straight", "--format", "json").json()
+    assert (drawn[0]["pay_exact"], drawn[-1]["pay_exact"]) == ("0", "10")
     plot = tmp_path / "curve.png"
     cli("tune", "--game", "three-card-poker", "--curve", "straight", "--plot", plot)
     assert plot.read_bytes()[:4] == b"\x89PNG"

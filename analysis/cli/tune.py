@@ -62,7 +62,14 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--plot", type=out_file, help="with --sweep or --curve: write the plot to this PNG file")
     p.add_argument("--target", type=number, help="solve for this house edge per ante (e.g. 0.02)")
     p.add_argument("--vary", action="append", default=[], metavar="CATEGORY", help="pay(s) to solve for")
-    p.add_argument("--bounds", nargs=2, type=number, default=(Fraction(0), Fraction(1000)), metavar=("LOW", "HIGH"))
+    p.add_argument(
+        "--bounds",
+        nargs=2,
+        type=number,
+        default=None,
+        metavar=("LOW", "HIGH"),
+        help="pays searched by --target (default 0 1000), drawn by --curve (default 0 to twice the pay, at least 10)",
+    )
     p.add_argument("--integer", action="store_true", help="whole-number pays only")
     add_format(p)
 
@@ -129,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
             _plot(frame, list(sweeps), args.plot)
         print(frame.to_json(orient="records") if args.format == "json" else frame.to_string(index=False))
     elif args.target is not None:
-        frame = tuner.solve(args.target, args.vary, tuple(args.bounds), args.integer, table)
+        bounds = (Fraction(0), Fraction(1000)) if args.bounds is None else tuple(args.bounds)
+        frame = tuner.solve(args.target, args.vary, bounds, args.integer, table)
         if args.format == "json":
             print_json(frame.to_dict(orient="records"))
         else:
@@ -178,7 +186,11 @@ def _curve(args: argparse.Namespace, streets: StreetTuner | None, table: PayTabl
 
     from analysis.engine.pay_curve import PayCurve
 
-    c, (low, high) = args.curve, args.bounds
+    c = args.curve
+    if args.bounds is None:  # from nothing to well past the pay now
+        low, high = Fraction(0), max(Fraction(10), 2 * table.pays.get(c, Fraction(0)))
+    else:
+        low, high = args.bounds
     if not 0 <= low < high:
         raise InputError(f"--bounds for a curve: 0 <= LOW < HIGH, not {low}, {high}")
     if streets is not None:
