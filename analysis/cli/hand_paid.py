@@ -1,6 +1,7 @@
 """The commands' answers for a game without a dealer (Mississippi Stud, Let It Ride): the
 one JSON schema of every game's result, with each wager on its own, or the same in lines;
-the EVs of one state; sampled deals against the exact figures."""
+the EVs of one state; sampled deals against the exact figures; each community card seen
+from the start (``protect``)."""
 
 from __future__ import annotations
 
@@ -108,3 +109,37 @@ def run_simulate(args: argparse.Namespace, game: GameSpec) -> int:
     figures = solve_hand_paid(game)
     sim = sample_hand_paid(figures, args.hands, args.seed)
     return print_sampled(args, game.name, sim.hands, sim.mean, sim.standard_error, float(figures.exact.house_edge))
+
+
+def run_protect(args: argparse.Namespace, game: GameSpec) -> int:
+    """A game without a dealer: each community card seen from the start, exactly."""
+    from analysis.model.errors import InputError
+    from analysis.protection.hand_paid import community_card_exposure
+    from analysis.report.wording import community_card_words
+
+    if args.exposed != 1 or args.runout_card:
+        raise InputError(
+            f"{game.title} has no dealer: `--exposed 1` counts a community card seen from the start (each in turn)"
+        )
+    rows = community_card_exposure(game)
+    base = rows[0].base.exact.house_edge
+    if args.format == "json":
+        print_json(
+            {
+                "game": game.name,
+                "base_house_edge": float(base),
+                "base_house_edge_exact": str(base),
+                "community_card_seen": [
+                    {"street": e.street + 1, "house_edge": float(e.house_edge), "house_edge_exact": str(e.house_edge)}
+                    | {"deals": e.deals}
+                    for e in rows
+                ],
+            }
+        )
+        return 0
+    print(f"{game.title}: one community card seen from the start, every decision taken knowing it, exactly")
+    print(f"  {'nothing seen':48} house edge {float(base):+.4%}  (exact {base})")
+    for e in rows:
+        what = community_card_words(e.street)
+        print(f"  {what:48} house edge {float(e.house_edge):+.4%}  (exact {e.house_edge}; {e.deals:,} deals)")
+    return 0
