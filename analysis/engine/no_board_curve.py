@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from fractions import Fraction
+from itertools import accumulate
 
 import numpy as np
 
@@ -116,8 +117,14 @@ class NoBoardCurve:
             sums[0] += int(x)
             sums[1] += int(y)
         self.event_pay = sorted(merged)
-        self.event_value = np.array([merged[p][0] for p in self.event_pay], dtype=object)
-        self.event_slope = np.array([merged[p][1] for p in self.event_pay], dtype=object)
+        # the sums' value at pay 0 and slope on each piece: after the first k events, the k-th
+        self._pieces = list(
+            accumulate(
+                (merged[p] for p in self.event_pay),
+                lambda at, d: (at[0] + d[0], at[1] + d[1]),
+                initial=(self.base, self.base_slope),
+            )
+        )
 
     def __len__(self) -> int:
         """The breakpoints of the curve (pays where some state's best option changes)."""
@@ -126,8 +133,7 @@ class NoBoardCurve:
     def _sums(self, pay: Fraction) -> tuple[int, int]:
         """The optimal sum's value at pay 0 and slope of the piece that holds ``pay`` (the
         events at ``pay`` itself taken: the curve is continuous there)."""
-        k = bisect_right(self.event_pay, pay)
-        return self.base + int(self.event_value[:k].sum()), self.base_slope + int(self.event_slope[:k].sum())
+        return self._pieces[bisect_right(self.event_pay, pay)]
 
     def house_edge(self, pay: Fraction | int) -> Fraction:
         """The optimal house edge (per ante) with the pay at ``pay``, exactly."""
